@@ -1,0 +1,232 @@
+/**
+ * The engine's data model: the spec's entities (SPEC.md section 3) with their field names.
+ * Every amount is an integer number of cents. Every timestamp is milliseconds since the epoch,
+ * handed in by the caller (the engine has no clock).
+ */
+
+/** Room status. The spec's "waiting" reading of the lobby is normalised to LOBBY. */
+export type RoomStatus = 'LOBBY' | 'PLAYING' | 'ENDED';
+
+/** Betting stages in order; SHOWDOWN is final. */
+export type Stage = 'PRE_FLOP' | 'FLOP' | 'TURN' | 'RIVER' | 'SHOWDOWN';
+
+export type Role = 'PLAYER' | 'DEALER' | 'SMALL_BLIND' | 'BIG_BLIND' | 'DEALER_SMALL_BLIND';
+
+export type PlayerStatus = 'waiting_approval' | 'active';
+
+/** Why a hand jumped to SHOWDOWN (or why betting stopped) without a host advance. */
+export type AutoAdvancedReason =
+  | 'BETTING_CAPPED_BY_ALL_IN'
+  | 'ALL_REMAINING_ALL_IN'
+  | 'LAST_PLAYER_RESPONDED';
+
+export type ActionType = 'FOLD' | 'CALL' | 'RAISE' | 'ALL_IN';
+
+export interface Settings {
+  /** Cents; default 100. */
+  smallBlind: number;
+  /** Cents; default 200. */
+  bigBlind: number;
+  /** Default 10. */
+  maxPlayers: number;
+  /** Default true. */
+  enableRebuys: boolean;
+}
+
+export interface Player {
+  /** The authenticated user id. */
+  id: string;
+  name: string;
+  isHost: boolean;
+  isApproved: boolean;
+  status: PlayerStatus;
+  /** Chips behind, in cents (not counting the current round bet). */
+  stack: number;
+  /** Everything this player bought in for: starting chips plus rebuys, in cents. */
+  totalInvestment: number;
+  role: Role;
+  /** Join time; the engine keeps it strictly increasing so it doubles as the seat order. */
+  joinedAt: number;
+  /** Chips put in during the current betting round. */
+  currentRoundBet: number;
+  /** Chips put in during the current hand (all rounds), still sitting in the pots. */
+  totalPotContribution: number;
+  hasFolded: boolean;
+  /** Holds a seat in the current hand: was funded when it began and is still in the room. */
+  isActive: boolean;
+  isAllIn: boolean;
+  hasActedThisRound: boolean;
+  /** When this player's stack last changed (ms). */
+  lastChipUpdate: number;
+  /** Set when the game ends. */
+  finalChips?: number;
+  /** finalChips - totalInvestment; set when the game ends. */
+  netResult?: number;
+  isWinner?: boolean;
+  isLoser?: boolean;
+}
+
+/**
+ * A player who left or was removed after the game started. Their chips at that moment and their
+ * investment stay in the books so the final settlement still balances.
+ */
+export interface LedgerEntry {
+  id: string;
+  name: string;
+  /** Chips they held when they left (their stack; chips already in a pot stay there). */
+  finalChips: number;
+  totalInvestment: number;
+  netResult: number;
+  leftAt: number;
+}
+
+export interface Pot {
+  /** 'main' or 'side-N' (N from 1). */
+  id: string;
+  amount: number;
+  /** Non-folded players who contributed to every layer of this pot. */
+  eligiblePlayers: string[];
+  isMainPot: boolean;
+}
+
+export interface GameState {
+  stage: Stage;
+  dealerId: string | null;
+  /** null when nobody is to act. */
+  currentTurnPlayerId: string | null;
+  handNumber: number;
+  pots: Pot[];
+  canAdvanceStage: boolean;
+  nextStage: Stage | null;
+  /** 'Flop' | 'Turn' | 'River' | 'Showdown', fallback 'Next Stage'. */
+  nextStageName: string | null;
+  /** Index of the stage, 0 (PRE_FLOP) to 4 (SHOWDOWN). */
+  stageProgress: number;
+  /** Increase of the last raise in the current round (0 when none). */
+  lastRaiseAmount: number;
+  autoAdvancedReason: AutoAdvancedReason | null;
+  status: RoomStatus;
+  endedAt: number | null;
+  /** The host id, or 'auto'. */
+  endedBy: string | null;
+  /** Last human-readable message ('{player} wins! All other players folded.', 'Showdown! ...'). */
+  message: string | null;
+  /** Ids of the players who won chips in the last award of this hand (winner highlight). */
+  winnerIds: string[];
+}
+
+export interface Room {
+  roomCode: string;
+  hostId: string;
+  createdAt: number;
+  lastActivity: number;
+  status: RoomStatus;
+  settings: Settings;
+  /** Keyed by player id. Seat order is by joinedAt. */
+  players: Record<string, Player>;
+  gameState: GameState;
+  /** Players who left or were removed after the game started. */
+  ledger: LedgerEntry[];
+  /** The most recent events (capped), for the hand log. */
+  log: LoggedEvent[];
+  /** Sequence number of the next logged event. */
+  nextEventSeq: number;
+}
+
+export interface Settlement {
+  from: string;
+  to: string;
+  /** Cents. */
+  amount: number;
+  fromPlayerId: string;
+  toPlayerId: string;
+}
+
+/** A command sent by a user. The actor (who sends it) is passed separately and never trusted from here. */
+export type Command =
+  | { type: 'join'; name: string; startingChips: number }
+  | { type: 'approve'; playerId: string }
+  | { type: 'remove'; playerId: string }
+  | { type: 'updateSettings'; smallBlind: number; bigBlind: number }
+  | { type: 'startGame' }
+  | { type: 'act'; action: ActionType; amount?: number }
+  | { type: 'advanceStage' }
+  | { type: 'declareWinners'; winnerIds: string[]; byPot?: Record<string, string[]> }
+  | { type: 'newHand' }
+  | { type: 'rebuy'; playerId: string; amount: number }
+  | { type: 'endGame' }
+  | { type: 'leave' };
+
+export type CommandType = Command['type'];
+
+/** What happened. Amounts in cents. Names are copied in so a log line survives the player leaving. */
+export type GameEvent =
+  | { type: 'playerJoined'; playerId: string; name: string; startingChips: number }
+  | { type: 'playerApproved'; playerId: string; name: string }
+  | { type: 'playerRemoved'; playerId: string; name: string; wasApproved: boolean }
+  | { type: 'playerLeft'; playerId: string; name: string }
+  | { type: 'settingsUpdated'; smallBlind: number; bigBlind: number }
+  | { type: 'gameStarted' }
+  | { type: 'handStarted'; handNumber: number; dealerId: string }
+  | {
+      type: 'blindPosted';
+      playerId: string;
+      name: string;
+      blind: 'SMALL' | 'BIG';
+      amount: number;
+      allIn: boolean;
+    }
+  | {
+      type: 'playerActed';
+      playerId: string;
+      name: string;
+      action: ActionType;
+      /** Chips this action moved from the stack into the pot. */
+      amount: number;
+      /** The player's round bet after the action. */
+      totalBet: number;
+      allIn: boolean;
+    }
+  | { type: 'betReturned'; playerId: string; name: string; amount: number }
+  | { type: 'stageChanged'; stage: Stage }
+  | { type: 'showdown'; playersRemaining: number; message: string }
+  | {
+      type: 'potAwarded';
+      potId: string;
+      amount: number;
+      winners: Array<{ playerId: string; name: string; amount: number }>;
+      reason: 'FOLD' | 'SHOWDOWN';
+      message: string | null;
+    }
+  | { type: 'handCompleted'; handNumber: number }
+  | { type: 'rebuy'; playerId: string; name: string; amount: number }
+  | { type: 'gameEnded'; endedBy: string }
+  | { type: 'roomDeleted' };
+
+export type GameEventType = GameEvent['type'];
+
+/** An event as kept in the room's log. */
+export type LoggedEvent = GameEvent & { seq: number; at: number; handNumber: number };
+
+export type CommandResult =
+  | { ok: true; room: Room | null; events: GameEvent[] }
+  | { ok: false; error: string };
+
+export interface RaiseLimits {
+  /** Smallest legal total bet for a raise (may exceed max: then only all-in is possible). */
+  min: number;
+  /** Largest total bet: own bet + stack, capped by the opponents' largest bet + stack. */
+  max: number;
+  /** The "Pot" preset: own round bet + the pot, capped at max. */
+  pot: number;
+  /** True when max is lower than own bet + stack because of the opponents' stacks. */
+  limitedByOpponents: boolean;
+  /** The player's current round bet. */
+  currentBet: number;
+  /** The player's stack. */
+  stack: number;
+  /** The minimum raise increment in force. */
+  minRaise: number;
+  /** The highest round bet at the table. */
+  highestBet: number;
+}

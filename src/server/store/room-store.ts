@@ -1,0 +1,47 @@
+import type { Room } from '../../engine/types';
+
+/** A command id the room has applied, kept so a retried command is acknowledged again, never re-applied. */
+export interface AppliedCommand {
+  commandId: string;
+  actorId: string;
+  /** The version the command produced. */
+  version: number;
+}
+
+/** A room as stored: the engine's room, its version and the recent command ids, written together. */
+export interface StoredRoom {
+  room: Room;
+  /** 1 when created; +1 per committed change. */
+  version: number;
+  /** Most recent applied command ids (bounded, newest last). */
+  appliedCommands: AppliedCommand[];
+}
+
+/**
+ * Durable home of rooms. Every write is conditional on the version read (optimistic concurrency),
+ * so two writers (two processes on Redis) can never both commit a change to the same version.
+ * Implementations: SQLite (default, embedded) and Redis (scale-out); one contract test suite runs against both.
+ */
+export interface RoomStore {
+  /** The room and its version, or null when there is none. */
+  load(roomCode: string): Promise<StoredRoom | null>;
+  /** Stores a new room. False (and nothing written) when the code is already taken. */
+  create(record: StoredRoom): Promise<boolean>;
+  /**
+   * Replaces the room when the stored version equals `expectedVersion` (record.version is the new one).
+   * False (and nothing written) on a conflict or when the room no longer exists.
+   */
+  save(record: StoredRoom, expectedVersion: number): Promise<boolean>;
+  /** Deletes the room when the stored version equals `expectedVersion`. False when it did not. */
+  delete(roomCode: string, expectedVersion: number): Promise<boolean>;
+  /** Marks the room active at `now` (keeps it from idle cleanup / refreshes its TTL) without a version change. */
+  touch(roomCode: string, now: number): Promise<void>;
+  /** Codes of rooms whose last activity is before `before` (ms). */
+  listIdle(before: number): Promise<string[]>;
+  /** Adds to analytics counters atomically (keys like 'daily_analytics/2026-11-21/games_started'). */
+  increment(counters: Record<string, number>): Promise<void>;
+  /** Reads counters; missing ones are 0. */
+  readCounters(keys: string[]): Promise<Record<string, number>>;
+  /** Flushes and closes. */
+  close(): Promise<void>;
+}

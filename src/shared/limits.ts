@@ -1,0 +1,13 @@
+/** Limits shared by the server (enforced) and the web app (shown in forms). SPEC.md section 9. */
+export const NAME_MAX_LENGTH = 20;
+export const ROOM_CODE_LENGTH = 5;
+export const ROOM_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+export const STARTING_CHIPS_DEFAULT_DOLLARS = 50;
+export const STARTING_CHIPS_MIN_DOLLARS = 1;
+export const STARTING_CHIPS_MAX_DOLLARS = 10000;
+export const BLIND_MIN_DOLLARS = 0.01;
+/** Largest amount (cents) any command may carry: keeps sums far from Number.MAX_SAFE_INTEGER. */
+export const MAX_AMOUNT_CENTS = 100_000_000_00;
+/** Incoming socket messages larger than this (bytes, JSON) are refused with 'Invalid request'. */
+export const MAX_MESSAGE_BYTES = 16 * 1024;
+export const HANDS_DEALT_PLACEHOLDER = 127843;
