@@ -1,69 +1,25 @@
 /**
- * The realtime protocol between the web app and the server (Socket.IO), with one schema per
- * incoming message. The server validates every message at the boundary with these schemas;
- * the app uses the TypeScript types. Identity never travels in a payload: the server knows the
- * sender from the connection's handshake credentials.
+ * The realtime protocol between the web app and the server (Socket.IO): the types both sides use.
+ * Identity never travels in a payload: the server knows the sender from the connection's handshake
+ * credentials. The matching runtime schemas are in schemas.ts (server only).
  */
-import { z } from 'zod';
+
+import type { z } from 'zod';
 import type { Room } from '../engine/types';
-import { MAX_AMOUNT_CENTS, NAME_MAX_LENGTH, ROOM_CODE_LENGTH } from './limits';
+import type {
+  commandSchema,
+  createRoomSchema,
+  joinRoomSchema,
+  resumeSchema,
+  roomCommandSchema,
+} from './schemas';
 
 /** Every acknowledgement. */
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: string };
 
 export const INVALID_REQUEST = 'Invalid request';
 
-const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
-const playerId = z.string().min(1).max(64);
-const commandId = z.string().min(1).max(64);
-export const roomCodeSchema = z
-  .string()
-  .length(ROOM_CODE_LENGTH)
-  .regex(/^[A-Za-z0-9]+$/)
-  .transform((s) => s.toUpperCase());
-const name = z.string().max(NAME_MAX_LENGTH * 4);
-
-/** Engine commands as they may arrive over the wire (the actor is never part of them). */
-export const commandSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('join'), name, startingChips: cents }),
-  z.strictObject({ type: z.literal('approve'), playerId }),
-  z.strictObject({ type: z.literal('remove'), playerId }),
-  z.strictObject({ type: z.literal('updateSettings'), smallBlind: cents, bigBlind: cents }),
-  z.strictObject({ type: z.literal('startGame') }),
-  z.strictObject({
-    type: z.literal('act'),
-    action: z.enum(['FOLD', 'CALL', 'RAISE', 'ALL_IN']),
-    amount: cents.optional(),
-  }),
-  z.strictObject({ type: z.literal('advanceStage') }),
-  z.strictObject({
-    type: z.literal('declareWinners'),
-    winnerIds: z.array(playerId).max(20),
-    byPot: z
-      .record(z.string().max(16), z.array(playerId).max(20))
-      .refine((r) => Object.keys(r).length <= 20)
-      .optional(),
-  }),
-  z.strictObject({ type: z.literal('newHand') }),
-  z.strictObject({ type: z.literal('rebuy'), playerId, amount: cents }),
-  z.strictObject({ type: z.literal('endGame') }),
-  z.strictObject({ type: z.literal('leave') }),
-]);
-
-export const createRoomSchema = z.strictObject({ commandId, name, startingChips: cents });
-export const joinRoomSchema = z.strictObject({
-  commandId,
-  roomCode: roomCodeSchema,
-  name,
-  startingChips: cents,
-});
-export const resumeSchema = z.strictObject({ roomCode: roomCodeSchema });
-export const roomCommandSchema = z.strictObject({
-  commandId,
-  roomCode: roomCodeSchema,
-  command: commandSchema,
-});
-
+export type WireCommand = z.input<typeof commandSchema>;
 export type CreateRoomRequest = z.input<typeof createRoomSchema>;
 export type JoinRoomRequest = z.input<typeof joinRoomSchema>;
 export type ResumeRequest = z.input<typeof resumeSchema>;
@@ -114,14 +70,13 @@ export interface ConfigResponse {
   contactEmail: string;
   supportUrl: string;
 }
-/** POST /api/analytics/visit: a page visit; `newSession` when the browser started a new session. */
-export const visitSchema = z.strictObject({ sessionId: z.string().min(1).max(64), newSession: z.boolean() });
-/** POST /api/analytics/session: a finished session's length in whole minutes (sent with sendBeacon). */
-export const sessionEndSchema = z.strictObject({
-  sessionId: z.string().min(1).max(64),
-  minutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 60),
-});
+/** POST /api/analytics/visit body. */
+export interface VisitRequest {
+  sessionId: string;
+  newSession: boolean;
+}
+/** POST /api/analytics/session body (sendBeacon when a session ends). */
+export interface SessionEndRequest {
+  sessionId: string;
+  minutes: number;
+}

@@ -1,0 +1,69 @@
+/**
+ * One zod schema per incoming message (socket events and HTTP bodies). Only the server imports this
+ * file: the web app uses the types in protocol.ts, so zod never reaches the browser bundle.
+ */
+import { z } from 'zod';
+import { MAX_AMOUNT_CENTS, NAME_MAX_LENGTH, ROOM_CODE_LENGTH } from './limits';
+
+const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
+const playerId = z.string().min(1).max(64);
+const commandId = z.string().min(1).max(64);
+export const roomCodeSchema = z
+  .string()
+  .length(ROOM_CODE_LENGTH)
+  .regex(/^[A-Za-z0-9]+$/)
+  .transform((s) => s.toUpperCase());
+const name = z.string().max(NAME_MAX_LENGTH * 4);
+
+/** Engine commands as they may arrive over the wire (the actor is never part of them). */
+export const commandSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('join'), name, startingChips: cents }),
+  z.strictObject({ type: z.literal('approve'), playerId }),
+  z.strictObject({ type: z.literal('remove'), playerId }),
+  z.strictObject({ type: z.literal('updateSettings'), smallBlind: cents, bigBlind: cents }),
+  z.strictObject({ type: z.literal('startGame') }),
+  z.strictObject({
+    type: z.literal('act'),
+    action: z.enum(['FOLD', 'CALL', 'RAISE', 'ALL_IN']),
+    amount: cents.optional(),
+  }),
+  z.strictObject({ type: z.literal('advanceStage') }),
+  z.strictObject({
+    type: z.literal('declareWinners'),
+    winnerIds: z.array(playerId).max(20),
+    byPot: z
+      .record(z.string().max(16), z.array(playerId).max(20))
+      .refine((r) => Object.keys(r).length <= 20)
+      .optional(),
+  }),
+  z.strictObject({ type: z.literal('newHand') }),
+  z.strictObject({ type: z.literal('rebuy'), playerId, amount: cents }),
+  z.strictObject({ type: z.literal('endGame') }),
+  z.strictObject({ type: z.literal('leave') }),
+]);
+
+export const createRoomSchema = z.strictObject({ commandId, name, startingChips: cents });
+export const joinRoomSchema = z.strictObject({
+  commandId,
+  roomCode: roomCodeSchema,
+  name,
+  startingChips: cents,
+});
+export const resumeSchema = z.strictObject({ roomCode: roomCodeSchema });
+export const roomCommandSchema = z.strictObject({
+  commandId,
+  roomCode: roomCodeSchema,
+  command: commandSchema,
+});
+
+/** POST /api/analytics/visit: a page visit; `newSession` when the browser started a new session. */
+export const visitSchema = z.strictObject({ sessionId: z.string().min(1).max(64), newSession: z.boolean() });
+/** POST /api/analytics/session: a finished session's length in whole minutes (sent with sendBeacon). */
+export const sessionEndSchema = z.strictObject({
+  sessionId: z.string().min(1).max(64),
+  minutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60),
+});
