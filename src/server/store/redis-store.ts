@@ -67,7 +67,7 @@ local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3])
 if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-redis.call('ZADD', KEYS[2], 'GT', ARGV[5], ARGV[6])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
 return 1
 `);
 
@@ -84,7 +84,7 @@ return 1
 const TOUCH = script(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-redis.call('ZADD', KEYS[2], 'GT', ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 return 1
 `);
 

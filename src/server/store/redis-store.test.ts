@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
+import { runRoomStoreContract, sampleRoom } from './contract';
+import { connectRedis, createRedisStore, sharedSessionSecret } from './redis-store';
+import type { RoomStore, StoredRoom } from './room-store';
+
+const gate = await redisGate('redis-store');
+const prefix = uniqueKeyPrefix('store');
+
+function record(code: string, version = 1, lastActivity = Date.now()): StoredRoom {
+  return { room: sampleRoom(code, lastActivity), version, appliedCommands: [] };
+}
+
+function next(prev: StoredRoom, tag: string): StoredRoom {
+  return {
+    room: { ...prev.room, lastActivity: prev.room.lastActivity + 1 },
+    version: prev.version + 1,
+    appliedCommands: [...prev.appliedCommands, { commandId: tag, actorId: tag, version: prev.version + 1 }],
+  };
+}
+
+function code(): string {
+  return randomUUID().slice(0, 5).toUpperCase();
+}
+
+describe.skipIf(gate.skip)('redis store', () => {
+  beforeAll(() => gate.check());
+  afterAll(async () => {
+    if (gate.available) await deleteKeysWithPrefix(prefix);
+  });
+
+  runRoomStoreContract('redis', async () => {
+    const store = await createRedisStore(REDIS_URL, { keyPrefix: prefix });
+    return {
+      store,
+      openAnother: () => createRedisStore(REDIS_URL, { keyPrefix: prefix }),
+      cleanup: () => store.close(),
+    };
+  });
+
+  describe('beyond the contract', () => {
+    const opened: RoomStore[] = [];
+    async function open(opts: { roomTtlMs?: number } = {}): Promise<RoomStore> {
+      const store = await createRedisStore(REDIS_URL, { keyPrefix: prefix, ...opts });
+      opened.push(store);
+      return store;
+    }
+    afterAll(async () => {
+      await Promise.all(opened.map((s) => s.close()));
+    });
+
+    it('two connections racing saves version after version: exactly one wins each round', async () => {
+      const [a, b] = [await open(), await open()];
+      let current = record(code());
+      expect(await a.create(current)).toBe(true);
+      for (let round = 0; round < 50; round++) {
+        const fromA = next(current, `a${round}`);
+        const fromB = next(current, `b${round}`);
+        const [okA, okB] = await Promise.all([
+          a.save(fromA, current.version),
+          b.save(fromB, current.version),
+        ]);
+        expect(Number(okA) + Number(okB)).toBe(1);
+        current = okA ? fromA : fromB;
+        expect(await b.load(current.room.roomCode)).toEqual(current);
+      }
+      expect(current.version).toBe(51);
+      expect(current.appliedCommands).toHaveLength(50);
+    });
+
+    it('a loser that retries from a fresh load commits on the next version (no lost update)', async () => {
+      const stores = [await open(), await open(), await open()];
+      const c = code();
+      await stores[0]!.create(record(c));
+      // Each writer appends its own command id, retrying on conflict, as the room service does.
+      await Promise.all(
+        stores.flatMap((s, i) =>
+          Array.from({ length: 10 }, async (_, j) => {
+            for (;;) {
+              const cur = (await s.load(c))!;
+              if (await s.save(next(cur, `w${i}-${j}`), cur.version)) return;
+            }
+          }),
+        ),
+      );
+      const final = (await stores[0]!.load(c))!;
+      expect(final.version).toBe(31);
+      expect(new Set(final.appliedCommands.map((a) => a.commandId)).size).toBe(30);
+    });
+
+    it('room keys expire after roomTtlMs without activity; touch and save refresh the TTL', async () => {
+      const store = await open({ roomTtlMs: 300 });
+      const kept = record(code());
+      const dropped = record(code());
+      await store.create(kept);
+      await store.create(dropped);
+      await new Promise((r) => setTimeout(r, 200));
+      await store.touch(kept.room.roomCode, Date.now());
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await store.load(dropped.room.roomCode)).toBeNull();
+      expect(await store.load(kept.room.roomCode)).toEqual(kept);
+      expect(await store.save(next(kept, 'x'), 1)).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await store.load(kept.room.roomCode))?.version).toBe(2);
+      // An expired room is no longer listed (and is pruned from the activity set).
+      expect(await store.listIdle(Number.MAX_SAFE_INTEGER)).not.toContain(dropped.room.roomCode);
+      const client = await connectRedis(REDIS_URL);
+      try {
+        expect(await client.zScore(`${prefix}rooms:activity`, dropped.room.roomCode)).toBeNull();
+        const pttl = await client.pTTL(`${prefix}room:${kept.room.roomCode}`);
+        expect(pttl).toBeGreaterThan(0);
+        expect(pttl).toBeLessThanOrEqual(300);
+      } finally {
+        client.destroy();
+      }
+    });
+
+    it('roomTtlMs 0 keeps rooms without a TTL', async () => {
+      const store = await open({ roomTtlMs: 0 });
+      const rec = record(code());
+      await store.create(rec);
+      const client = await connectRedis(REDIS_URL);
+      try {
+        expect(await client.pTTL(`${prefix}room:${rec.room.roomCode}`)).toBe(-1);
+      } finally {
+        client.destroy();
+      }
+    });
+
+    it('keeps working after Redis forgets its scripts (SCRIPT FLUSH, restart): EVAL fallback', async () => {
+      const store = await open();
+      const rec = record(code());
+      await store.create(rec);
+      const client = await connectRedis(REDIS_URL);
+      try {
+        await client.scriptFlush();
+      } finally {
+        client.destroy();
+      }
+      expect(await store.save(next(rec, 'after-flush'), 1)).toBe(true);
+      expect((await store.load(rec.room.roomCode))?.version).toBe(2);
+    });
+
+    it('stores are isolated by key prefix', async () => {
+      const mine = await open();
+      const other = await createRedisStore(REDIS_URL, { keyPrefix: `${prefix}other:` });
+      try {
+        const rec = record(code());
+        await mine.create(rec);
+        expect(await other.load(rec.room.roomCode)).toBeNull();
+        expect(await other.listIdle(Number.MAX_SAFE_INTEGER)).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('sharedSessionSecret: the first process picks the secret, later ones get the same', async () => {
+      const keyPrefix = `${prefix}secret:`;
+      const first = await sharedSessionSecret(REDIS_URL, 'first-secret', { keyPrefix });
+      const second = await sharedSessionSecret(REDIS_URL, 'second-secret', { keyPrefix });
+      expect(first).toBe('first-secret');
+      expect(second).toBe('first-secret');
+    });
+
+    it('an unreachable Redis fails fast with a clear error', async () => {
+      const started = Date.now();
+      await expect(createRedisStore('redis://127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
+        /Redis unreachable at redis:\/\/127\.0\.0\.1:1/,
+      );
+      expect(Date.now() - started).toBeLessThan(3000);
+    });
+  });
+});
