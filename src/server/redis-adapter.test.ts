@@ -1,0 +1,74 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
+import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
+
+const gate = await redisGate('redis-adapter');
+
+/** One "process": an HTTP server with Socket.IO on the Redis adapter, on a free port. */
+interface Node {
+  http: HttpServer;
+  io: Server;
+  adapter: RedisAdapterHandle;
+  url: string;
+}
+
+async function startNode(keyPrefix: string): Promise<Node> {
+  const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix });
+  const http = createServer();
+  const io = new Server(http, { adapter: adapter.adapter });
+  io.on('connection', (socket) => {
+    socket.on('join', (room: string, ack: () => void) => {
+      void socket.join(room);
+      ack();
+    });
+    socket.on('shout', (room: string, msg: string) => {
+      io.to(room).emit('heard', msg);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return { http, io, adapter, url: `http://127.0.0.1:${port}` };
+}
+
+describe.skipIf(gate.skip)('Redis adapter', () => {
+  const nodes: Node[] = [];
+  const clients: Socket[] = [];
+
+  beforeAll(() => gate.check());
+  afterAll(async () => {
+    for (const c of clients) c.disconnect();
+    for (const n of nodes) {
+      await new Promise<void>((resolve) => n.io.close(() => resolve()));
+      await n.adapter.close();
+    }
+  });
+
+  it('a room broadcast from one server reaches clients connected to another', async () => {
+    const prefix = uniqueKeyPrefix('adapter');
+    nodes.push(await startNode(prefix), await startNode(prefix));
+    const [a, b] = nodes as [Node, Node];
+    const onA = connect(a.url, { transports: ['websocket'] });
+    const onB = connect(b.url, { transports: ['websocket'] });
+    const outsider = connect(b.url, { transports: ['websocket'] });
+    clients.push(onA, onB, outsider);
+    await Promise.all(clients.map((c) => c.emitWithAck('join', c === outsider ? 'OTHER' : 'ROOM1')));
+
+    const heardOnB = new Promise<string>((resolve) => onB.once('heard', resolve));
+    const heardOnA = new Promise<string>((resolve) => onA.once('heard', resolve));
+    let outsiderHeard = false;
+    outsider.on('heard', () => {
+      outsiderHeard = true;
+    });
+    onA.emit('shout', 'ROOM1', 'hello from A');
+    expect(await heardOnB).toBe('hello from A');
+    expect(await heardOnA).toBe('hello from A');
+    // Both servers see both sockets of the room (fetchSockets goes through the adapter too).
+    expect((await b.io.in('ROOM1').fetchSockets()).length).toBe(2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(outsiderHeard).toBe(false);
+  });
+});
