@@ -3,7 +3,9 @@
  * no I/O, no clock (time comes in as `now`), no randomness, never mutating their input.
  */
 
+export { applyCommand } from './commands';
 export { dollarsToCents, formatCents, parseCurrency } from './money';
+export { createRoom } from './room';
 export { settle } from './settlement';
-export { applyCommand, createRoom, raiseLimits } from './stub';
+export { raiseLimits } from './stub';
 export * from './types';

@@ -113,6 +113,15 @@ export interface GameState {
   message: string | null;
   /** Ids of the players who won chips in the last award of this hand (winner highlight). */
   winnerIds: string[];
+  /**
+   * Seat (joinedAt) of the current dealer, so the button can move on even after the dealer left.
+   * Always set by the engine; optional only so hand-built fixtures stay valid.
+   */
+  dealerSeat?: number | null;
+  /** Blinds posted in the current hand (settings changed mid-hand apply from the next hand). */
+  blinds?: { smallBlind: number; bigBlind: number } | null;
+  /** Pot contributions of players who left or were removed during the current hand (dead money). */
+  departedContributions?: Record<string, number>;
 }
 
 export interface Room {

@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { applyCommand } from './commands';
+import { createRoom } from './room';
+import { deepFreeze, player, refuse, run, runWithEvents } from './test-helpers';
+
+const base = () =>
+  createRoom({ roomCode: 'ABCDE', hostId: 'h', hostName: '  Hana ', startingChips: 5_000, now: 100 });
+
+describe('createRoom', () => {
+  it('creates a lobby with the host approved and the default settings', () => {
+    const room = base();
+    expect(room).toEqual({
+      roomCode: 'ABCDE',
+      hostId: 'h',
+      createdAt: 100,
+      lastActivity: 100,
+      status: 'LOBBY',
+      settings: { smallBlind: 100, bigBlind: 200, maxPlayers: 10, enableRebuys: true },
+      players: {
+        h: {
+          id: 'h',
+          name: 'Hana',
+          isHost: true,
+          isApproved: true,
+          status: 'active',
+          stack: 5_000,
+          totalInvestment: 5_000,
+          role: 'PLAYER',
+          joinedAt: 100,
+          currentRoundBet: 0,
+          totalPotContribution: 0,
+          hasFolded: false,
+          isActive: false,
+          isAllIn: false,
+          hasActedThisRound: false,
+          lastChipUpdate: 100,
+        },
+      },
+      gameState: {
+        stage: 'PRE_FLOP',
+        dealerId: null,
+        currentTurnPlayerId: null,
+        handNumber: 0,
+        pots: [],
+        canAdvanceStage: false,
+        nextStage: null,
+        nextStageName: null,
+        stageProgress: 0,
+        lastRaiseAmount: 0,
+        autoAdvancedReason: null,
+        status: 'LOBBY',
+        endedAt: null,
+        endedBy: null,
+        message: null,
+        winnerIds: [],
+        dealerSeat: null,
+        blinds: null,
+        departedContributions: {},
+      },
+      ledger: [],
+      log: [],
+      nextEventSeq: 1,
+    });
+  });
+
+  it.each([
+    ['   ', 5_000, 'Please enter your name'],
+    ['x'.repeat(21), 5_000, 'Name must be 20 characters or less'],
+    ['Hana', 99, 'Starting chips must be at least $1.00'],
+    ['Hana', 150.5, 'Starting chips must be at least $1.00'],
+    ['Hana', 1_000_001, 'Starting chips cannot be more than $10,000.00'],
+  ])('refuses name %j with %d cents: %s', (hostName, startingChips, message) => {
+    expect(() => createRoom({ roomCode: 'ABCDE', hostId: 'h', hostName, startingChips, now: 1 })).toThrow(
+      message,
+    );
+  });
+
+  it('accepts a 20-character name and exactly $1.00', () => {
+    const room = createRoom({
+      roomCode: 'X',
+      hostId: 'h',
+      hostName: 'y'.repeat(20),
+      startingChips: 100,
+      now: 1,
+    });
+    expect(player(room, 'h').name).toBe('y'.repeat(20));
+  });
+});
+
+describe('join', () => {
+  it('adds a pending player with a trimmed name, logs it and stamps lastActivity', () => {
+    const { room, events } = runWithEvents(
+      base(),
+      'a',
+      { type: 'join', name: ' Ann ', startingChips: 2_500 },
+      200,
+    );
+    expect(events).toEqual([{ type: 'playerJoined', playerId: 'a', name: 'Ann', startingChips: 2_500 }]);
+    const a = player(room!, 'a');
+    expect(a).toMatchObject({
+      name: 'Ann',
+      isHost: false,
+      isApproved: false,
+      status: 'waiting_approval',
+      stack: 2_500,
+      totalInvestment: 2_500,
+      joinedAt: 200,
+      isActive: false,
+    });
+    expect(room!.lastActivity).toBe(200);
+    expect(room!.log).toEqual([
+      {
+        type: 'playerJoined',
+        playerId: 'a',
+        name: 'Ann',
+        startingChips: 2_500,
+        seq: 1,
+        at: 200,
+        handNumber: 0,
+      },
+    ]);
+    expect(room!.nextEventSeq).toBe(2);
+  });
+
+  it('keeps joinedAt strictly increasing even when the clock stands still or goes back', () => {
+    let room = run(base(), 'a', { type: 'join', name: 'Ann', startingChips: 1_000 }, 100);
+    room = run(room, 'b', { type: 'join', name: 'Bob', startingChips: 1_000 }, 50);
+    expect(player(room, 'a').joinedAt).toBe(101);
+    expect(player(room, 'b').joinedAt).toBe(102);
+  });
+
+  it('is idempotent for the same user id: same room object, no events', () => {
+    const once = run(base(), 'a', { type: 'join', name: 'Ann', startingChips: 1_000 }, 200);
+    const res = applyCommand(
+      deepFreeze(once),
+      'a',
+      { type: 'join', name: 'Other', startingChips: 9_000 },
+      300,
+    );
+    expect(res).toEqual({ ok: true, room: once, events: [] });
+    if (res.ok) expect(res.room).toBe(once);
+  });
+
+  it.each([
+    ['', 1_000, 'Please enter your name'],
+    ['   ', 1_000, 'Please enter your name'],
+    ['123456789012345678901', 1_000, 'Name must be 20 characters or less'],
+    ['Ann', 99, 'Starting chips must be at least $1.00'],
+    ['Ann', Number.NaN, 'Starting chips must be at least $1.00'],
+    ['hANA', 1_000, 'Name already taken. Please choose a different name.'],
+    [' hana  ', 1_000, 'Name already taken. Please choose a different name.'],
+  ])('refuses %j with %d cents: %s', (name, startingChips, message) => {
+    expect(refuse(base(), 'a', { type: 'join', name, startingChips })).toBe(message);
+  });
+
+  it('refuses when the players (pending included) reach maxPlayers', () => {
+    let room = base();
+    for (let i = 1; i < 10; i++)
+      room = run(room, `u${i}`, { type: 'join', name: `U${i}`, startingChips: 100 });
+    expect(Object.keys(room.players)).toHaveLength(10);
+    expect(refuse(room, 'late', { type: 'join', name: 'Late', startingChips: 100 })).toBe('Room is full.');
+  });
+});
+
+describe('approve', () => {
+  const withAnn = () => run(base(), 'a', { type: 'join', name: 'Ann', startingChips: 1_000 });
+
+  it('approves a pending player', () => {
+    const { room, events } = runWithEvents(withAnn(), 'h', { type: 'approve', playerId: 'a' });
+    expect(player(room!, 'a')).toMatchObject({ isApproved: true, status: 'active' });
+    expect(events).toEqual([{ type: 'playerApproved', playerId: 'a', name: 'Ann' }]);
+  });
+
+  it('is host-only and needs an existing player', () => {
+    expect(refuse(withAnn(), 'a', { type: 'approve', playerId: 'a' })).toBe(
+      'Only the host can approve players',
+    );
+    expect(refuse(withAnn(), 'h', { type: 'approve', playerId: 'zz' })).toBe('Selected player not found');
+  });
+
+  it('approving twice changes nothing', () => {
+    const once = run(withAnn(), 'h', { type: 'approve', playerId: 'a' });
+    const res = applyCommand(deepFreeze(once), 'h', { type: 'approve', playerId: 'a' }, 5_000);
+    expect(res.ok && res.room).toBe(once);
+  });
+});
+
+describe('remove', () => {
+  const withAnn = () => run(base(), 'a', { type: 'join', name: 'Ann', startingChips: 1_000 });
+
+  it('denies a pending player', () => {
+    const { room, events } = runWithEvents(withAnn(), 'h', { type: 'remove', playerId: 'a' });
+    expect(Object.keys(room!.players)).toEqual(['h']);
+    expect(events).toEqual([{ type: 'playerRemoved', playerId: 'a', name: 'Ann', wasApproved: false }]);
+    expect(room!.ledger).toEqual([]);
+  });
+
+  it('removes an approved player before the start without a ledger entry', () => {
+    const approved = run(withAnn(), 'h', { type: 'approve', playerId: 'a' });
+    const { room, events } = runWithEvents(approved, 'h', { type: 'remove', playerId: 'a' });
+    expect(Object.keys(room!.players)).toEqual(['h']);
+    expect(events).toEqual([{ type: 'playerRemoved', playerId: 'a', name: 'Ann', wasApproved: true }]);
+    expect(room!.ledger).toEqual([]);
+  });
+
+  it('is host-only, needs an existing player and never removes the host', () => {
+    expect(refuse(withAnn(), 'a', { type: 'remove', playerId: 'h' })).toBe(
+      'Only the host can remove players',
+    );
+    expect(refuse(withAnn(), 'h', { type: 'remove', playerId: 'zz' })).toBe('Selected player not found');
+    expect(refuse(withAnn(), 'h', { type: 'remove', playerId: 'h' })).toBe(
+      'The host cannot remove themself. Use End Game instead.',
+    );
+  });
+});
+
+describe('updateSettings', () => {
+  it('stores new blinds in cents', () => {
+    const { room, events } = runWithEvents(base(), 'h', {
+      type: 'updateSettings',
+      smallBlind: 25,
+      bigBlind: 50,
+    });
+    expect(room!.settings).toEqual({ smallBlind: 25, bigBlind: 50, maxPlayers: 10, enableRebuys: true });
+    expect(events).toEqual([{ type: 'settingsUpdated', smallBlind: 25, bigBlind: 50 }]);
+  });
+
+  it('allows equal blinds', () => {
+    expect(run(base(), 'h', { type: 'updateSettings', smallBlind: 50, bigBlind: 50 }).settings.bigBlind).toBe(
+      50,
+    );
+  });
+
+  it.each([
+    [0, 200, 'Please enter both small and big blind amounts'],
+    [100, 0, 'Please enter both small and big blind amounts'],
+    [-1, 200, 'Please enter both small and big blind amounts'],
+    [1.5, 200, 'Please enter both small and big blind amounts'],
+    [Number.NaN, 200, 'Please enter both small and big blind amounts'],
+    [300, 200, 'Small blind cannot be more than the big blind'],
+  ])('refuses %d / %d: %s', (smallBlind, bigBlind, message) => {
+    expect(refuse(base(), 'h', { type: 'updateSettings', smallBlind, bigBlind })).toBe(message);
+  });
+
+  it('is host-only', () => {
+    const room = run(base(), 'a', { type: 'join', name: 'Ann', startingChips: 1_000 });
+    expect(refuse(room, 'a', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 })).toBe(
+      'Only the host can update settings',
+    );
+  });
+});
+
+describe('leave in the lobby', () => {
+  it('a player just disappears', () => {
+    const room = run(base(), 'a', { type: 'join', name: 'Ann', startingChips: 1_000 });
+    const { room: out, events } = runWithEvents(room, 'a', { type: 'leave' });
+    expect(Object.keys(out!.players)).toEqual(['h']);
+    expect(events).toEqual([{ type: 'playerLeft', playerId: 'a', name: 'Ann' }]);
+  });
+
+  it('the host leaving deletes the room', () => {
+    const res = applyCommand(deepFreeze(base()), 'h', { type: 'leave' }, 500);
+    expect(res).toEqual({ ok: true, room: null, events: [{ type: 'roomDeleted' }] });
+  });
+
+  it('leaving when not in the room changes nothing', () => {
+    const room = deepFreeze(base());
+    const res = applyCommand(room, 'nobody', { type: 'leave' }, 500);
+    expect(res.ok && res.room).toBe(room);
+  });
+});
+
+describe('log', () => {
+  it('keeps only the last 50 events with increasing seq', () => {
+    let room = base();
+    for (let i = 0; i < 60; i++)
+      room = run(room, 'h', { type: 'updateSettings', smallBlind: 1 + i, bigBlind: 200 }, 1_000 + i);
+    expect(room.log).toHaveLength(50);
+    expect(room.log[0]).toMatchObject({ seq: 11, at: 1_010, smallBlind: 11 });
+    expect(room.log[49]).toMatchObject({ seq: 60, at: 1_059, smallBlind: 60 });
+    expect(room.nextEventSeq).toBe(61);
+  });
+});

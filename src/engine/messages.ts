@@ -1,0 +1,124 @@
+/**
+ * Every user-facing string of the engine, in one place. Where SPEC.md (sections 4, 6 and 8) has a
+ * wording, it is used verbatim; the others are the engine's own readings (see README.md).
+ * Amounts are formatted with formatCents.
+ */
+import { formatCents } from './money';
+
+export const MSG = {
+  // Join / create (SPEC section 8)
+  nameRequired: 'Please enter your name',
+  nameTooLong: 'Name must be 20 characters or less',
+  startingChipsTooLow: 'Starting chips must be at least $1.00',
+  startingChipsTooHigh: 'Starting chips cannot be more than $10,000.00',
+  gameEnded: 'This game has already ended.',
+  roomFull: 'Room is full.',
+  nameTaken: 'Name already taken. Please choose a different name.',
+
+  // Host-only (SPEC section 6)
+  onlyHostApprove: 'Only the host can approve players',
+  onlyHostRemove: 'Only the host can remove players',
+  onlyHostSettings: 'Only the host can update settings',
+  onlyHostAdvance: 'Only the host can advance stages',
+  onlyHostGameState: 'Only the host can update game state',
+  hostCannotRemoveSelf: 'The host cannot remove themself. Use End Game instead.',
+
+  // Players
+  playerNotFound: 'Selected player not found',
+  alreadyApproved: 'Player is already approved',
+
+  // Settings
+  blindsRequired: 'Please enter both small and big blind amounts',
+  smallBlindAboveBig: 'Small blind cannot be more than the big blind',
+
+  // Start / new hand
+  needTwoPlayers: 'Need at least 2 players to start the game',
+  needTwoFunded: 'Need at least 2 players with chips to assign roles',
+  alreadyStarted: 'The game has already started',
+  notStarted: 'The game has not started yet',
+  newHandNotAtShowdown: 'A new hand can only start after the showdown',
+  declareBeforeNewHand: 'Declare the winner before starting a new hand',
+
+  // Acting
+  notInGame: 'You are not in this game',
+  noBetting: 'There is no betting right now',
+  notInHand: 'You are not in this hand',
+  alreadyFolded: 'You have folded this hand',
+  alreadyAllIn: 'You are already all-in',
+  notYourTurn: 'It is not your turn',
+  invalidAmount: 'Please enter a valid amount (e.g., "25.50")',
+
+  // Stages
+  cannotAdvance: 'The betting round is not complete yet',
+
+  // Winners
+  notAtShowdown: 'Winners can only be declared at showdown',
+  noPotToAward: 'There is no pot to award',
+
+  // Rebuy
+  rebuysDisabled: 'Rebuys are disabled in this game',
+  invalidPositiveAmount: 'Please enter a valid positive amount',
+
+  unknownCommand: 'Unknown command',
+} as const;
+
+/** 'You don't have enough chips. Maximum bet is X' (SPEC section 8). */
+export function notEnoughChips(max: number): string {
+  return `You don't have enough chips. Maximum bet is ${formatCents(max)}`;
+}
+
+/** 'Maximum effective bet is X based on opponents' stack sizes.' (SPEC section 8). */
+export function maxEffectiveBet(max: number): string {
+  return `Maximum effective bet is ${formatCents(max)} based on opponents' stack sizes.`;
+}
+
+/** 'Minimum raise is X. Total bet must be at least Y' (SPEC section 8). */
+export function minimumRaise(minRaise: number, minTotal: number): string {
+  return `Minimum raise is ${formatCents(minRaise)}. Total bet must be at least ${formatCents(minTotal)}`;
+}
+
+/** '{player} wins! All other players folded.' (SPEC section 4). */
+export function foldWin(name: string): string {
+  return `${name} wins! All other players folded.`;
+}
+
+/** 'Showdown! N players remain. Host must declare winner.' (SPEC section 4). */
+export function showdown(playersRemaining: number): string {
+  return `Showdown! ${playersRemaining} players remain. Host must declare winner.`;
+}
+
+/** A player still betting in the current hand cannot buy more chips (table stakes). */
+export function rebuyInHand(name: string): string {
+  return `${name} is still in this hand. Add chips after the showdown or once they fold.`;
+}
+
+/** A pot the host named no eligible winner for. */
+export function chooseWinnerFor(potId: string): string {
+  return `Choose a winner for ${potId}`;
+}
+
+/** A winner id that is not a player still in the hand. */
+export function notInThisHand(id: string): string {
+  return `Player ${id} is not in this hand`;
+}
+
+/** A winner named for a pot they did not contribute to. */
+export function notEligibleFor(name: string, potId: string): string {
+  return `${name} is not eligible for ${potId}`;
+}
+
+/** A byPot key that names no pot. */
+export function unknownPot(potId: string): string {
+  return `There is no pot ${potId}`;
+}
+
+/** Next-stage labels (SPEC section 4), with the spec's fallback. */
+export const STAGE_NAMES = {
+  PRE_FLOP: 'Pre-Flop',
+  FLOP: 'Flop',
+  TURN: 'Turn',
+  RIVER: 'River',
+  SHOWDOWN: 'Showdown',
+} as const;
+
+export const NEXT_STAGE_FALLBACK = 'Next Stage';

@@ -1,0 +1,157 @@
+/**
+ * The room: creation, defaults, new players and the seat order.
+ */
+import type { Draft } from './draft';
+import { MSG } from './messages';
+import type { GameState, Player, Room, Settings } from './types';
+
+/** Longest player name, after trimming (SPEC section 9). */
+export const NAME_MAX_LENGTH = 20;
+/** Smallest buy-in: $1.00 (SPEC section 5). */
+export const MIN_STARTING_CHIPS = 100;
+/** Largest buy-in: the spec's input maximum of $10,000.00. */
+export const MAX_STARTING_CHIPS = 1_000_000;
+/** How many events the room keeps in its log. */
+export const LOG_LIMIT = 50;
+
+/** The spec's default settings (SPEC section 3). */
+export function defaultSettings(): Settings {
+  return { smallBlind: 100, bigBlind: 200, maxPlayers: 10, enableRebuys: true };
+}
+
+/** A fresh game state: lobby, PRE_FLOP, hand 0, no pots, every flag cleared. */
+export function initialGameState(): GameState {
+  return {
+    stage: 'PRE_FLOP',
+    dealerId: null,
+    currentTurnPlayerId: null,
+    handNumber: 0,
+    pots: [],
+    canAdvanceStage: false,
+    nextStage: null,
+    nextStageName: null,
+    stageProgress: 0,
+    lastRaiseAmount: 0,
+    autoAdvancedReason: null,
+    status: 'LOBBY',
+    endedAt: null,
+    endedBy: null,
+    message: null,
+    winnerIds: [],
+    dealerSeat: null,
+    blinds: null,
+    departedContributions: {},
+  };
+}
+
+/**
+ * Checks a name and buy-in for a new player (host or joiner). Returns the spec's error, or null.
+ * The name is checked after trimming.
+ */
+export function entryError(name: string, startingChips: number): string | null {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (trimmed.length === 0) return MSG.nameRequired;
+  if (trimmed.length > NAME_MAX_LENGTH) return MSG.nameTooLong;
+  if (!Number.isSafeInteger(startingChips) || startingChips < MIN_STARTING_CHIPS)
+    return MSG.startingChipsTooLow;
+  if (startingChips > MAX_STARTING_CHIPS) return MSG.startingChipsTooHigh;
+  return null;
+}
+
+/** A new player record: not yet in any hand, stack and investment equal to the buy-in. */
+export function newPlayer(p: {
+  id: string;
+  name: string;
+  isHost: boolean;
+  startingChips: number;
+  joinedAt: number;
+}): Player {
+  return {
+    id: p.id,
+    name: p.name.trim(),
+    isHost: p.isHost,
+    isApproved: p.isHost,
+    status: p.isHost ? 'active' : 'waiting_approval',
+    stack: p.startingChips,
+    totalInvestment: p.startingChips,
+    role: 'PLAYER',
+    joinedAt: p.joinedAt,
+    currentRoundBet: 0,
+    totalPotContribution: 0,
+    hasFolded: false,
+    isActive: false,
+    isAllIn: false,
+    hasActedThisRound: false,
+    lastChipUpdate: p.joinedAt,
+  };
+}
+
+/**
+ * Creates a room in the lobby with the host approved and seated. Throws an Error carrying the
+ * spec's message ('Please enter your name', 'Name must be 20 characters or less',
+ * 'Starting chips must be at least $1.00') when the name or buy-in is invalid.
+ */
+export function createRoom(p: {
+  roomCode: string;
+  hostId: string;
+  hostName: string;
+  startingChips: number;
+  now: number;
+}): Room {
+  const error = entryError(p.hostName, p.startingChips);
+  if (error !== null) throw new Error(error);
+  const host = newPlayer({
+    id: p.hostId,
+    name: p.hostName,
+    isHost: true,
+    startingChips: p.startingChips,
+    joinedAt: p.now,
+  });
+  return {
+    roomCode: p.roomCode,
+    hostId: p.hostId,
+    createdAt: p.now,
+    lastActivity: p.now,
+    status: 'LOBBY',
+    settings: defaultSettings(),
+    players: { [p.hostId]: host },
+    gameState: initialGameState(),
+    ledger: [],
+    log: [],
+    nextEventSeq: 1,
+  };
+}
+
+/**
+ * The seat order: approved players by joinedAt (clockwise). Cached on the draft; read the
+ * current player objects through `d.players[id]`.
+ */
+export function seatIds(d: Draft): string[] {
+  if (d.seatCache !== null) return d.seatCache;
+  const ids = seatOrder(d.players).map((p) => p.id);
+  d.seatCache = ids;
+  return ids;
+}
+
+/** Approved players sorted by joinedAt: the clockwise seat order. */
+export function seatOrder(players: Record<string, Player>): Player[] {
+  const out: Player[] = [];
+  for (const id in players) {
+    const p = players[id];
+    if (p?.isApproved) out.push(p);
+  }
+  return out.sort((a, b) => a.joinedAt - b.joinedAt);
+}
+
+/**
+ * joinedAt for a newcomer: `now`, but strictly after every seat ever used in the room
+ * (so seat order stays a strict order even with a clock that stands still or goes back).
+ */
+export function nextJoinedAt(d: Draft): number {
+  let last = d.gs.dealerSeat ?? Number.NEGATIVE_INFINITY;
+  for (const id in d.players) {
+    const p = d.players[id];
+    if (p !== undefined && p.joinedAt > last) last = p.joinedAt;
+  }
+  return Math.max(d.now, last + 1);
+}
