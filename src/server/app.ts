@@ -1,0 +1,148 @@
+/**
+ * Builds the application on an HTTP server from injected parts (store, config, logger, clock, Socket.IO
+ * adapter): the static site and JSON API on HTTP, the realtime protocol on Socket.IO, the room service
+ * between them, analytics and the idle-room cleanup. main.ts composes it for production; tests do the same
+ * with a temporary data dir (see test-helpers.ts).
+ */
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Server, type ServerOptions } from 'socket.io';
+import { MAX_MESSAGE_BYTES } from '../shared/limits';
+import { createAnalytics } from './analytics';
+import { type Cleanup, startCleanup } from './cleanup';
+import { type Config, ConfigError, readOrCreateSecretFile } from './config';
+import { createHttpApi } from './http-api';
+import { createIdentity } from './identity';
+import type { Logger } from './logger';
+import { RoomService } from './room-service';
+import { attachGateway, type ChiplessServer, createBroadcaster } from './socket-gateway';
+import { createStaticSite } from './static-site';
+import type { RoomStore } from './store/room-store';
+
+/** Where `vite build` puts the web app (vite.config.ts). */
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/**
+ * Socket.IO closes a connection whose single message exceeds this. It is above MAX_MESSAGE_BYTES on
+ * purpose: messages between the two get the protocol's 'Invalid request' answer and the connection
+ * goes on; only absurd ones (over 4x the limit) cost the sender its connection (it reconnects and resumes).
+ */
+export const TRANSPORT_MAX_BYTES = 4 * MAX_MESSAGE_BYTES;
+
+export interface ApplicationParts {
+  store: RoomStore;
+  config: Config;
+  logger: Logger;
+  /** Clock (ms); tests may pass a fake one. */
+  now?: () => number;
+  /** Socket.IO adapter constructor (e.g. from @socket.io/redis-adapter) for several processes. */
+  adapter?: ServerOptions['adapter'];
+  /** Built web app; default dist/web. */
+  webDir?: string;
+}
+
+/** The running application. */
+export interface Application {
+  io: ChiplessServer;
+  service: RoomService;
+  cleanup: Cleanup;
+  /**
+   * Graceful stop: refuse new connections and commands, finish the queued commands, then disconnect
+   * every socket and close the HTTP server. The store stays open (its owner closes it).
+   */
+  close(): Promise<void>;
+  /** Crash-like stop for tests: drop every connection at once, no draining. */
+  destroy(): void;
+}
+
+/** Attaches the application to `httpServer` (not yet listening, or listening). */
+export function createApplication(httpServer: HttpServer, parts: ApplicationParts): Application {
+  const { store, config, logger } = parts;
+  const now = parts.now ?? Date.now;
+  const secret = config.sessionSecret ?? sessionSecretFor(config);
+  const identity = createIdentity(secret);
+  const analytics = createAnalytics(store, logger, now);
+
+  const clientIp = (req: IncomingMessage): string => {
+    if (config.trustProxy) {
+      const forwarded = req.headers['x-forwarded-for'];
+      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+      if (first) return first;
+    }
+    return req.socket.remoteAddress ?? 'unknown';
+  };
+  const api = createHttpApi({ config, analytics, logger, now, clientIp });
+  const site = createStaticSite({
+    webDir: parts.webDir ?? DEFAULT_WEB_DIR,
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
+  });
+
+  // Registered before Socket.IO attaches: engine.io then passes us every request outside /socket.io/.
+  httpServer.on('request', (req, res) => {
+    void (async () => {
+      try {
+        if (await api(req, res)) return;
+        if (await site(req, res)) return;
+        res.statusCode = 405;
+        res.setHeader('Allow', 'GET, HEAD');
+        res.end();
+      } catch (err) {
+        logger.error({ err, url: req.url }, 'http request failed');
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      }
+    })();
+  });
+
+  const io: ChiplessServer = new Server(httpServer, {
+    maxHttpBufferSize: TRANSPORT_MAX_BYTES,
+    serveClient: false,
+    ...(parts.adapter ? { adapter: parts.adapter } : {}),
+  });
+  const broadcaster = createBroadcaster(io);
+  const service = new RoomService({
+    store,
+    logger,
+    now,
+    broadcaster,
+    onEvents: ({ byHost, events }) => analytics.recordEvents(events, byHost),
+  });
+  const stopGateway = attachGateway({ io, service, store, identity, config, logger, now, broadcaster });
+  const cleanup = startCleanup({ io, service, store, config, logger, now });
+
+  let closing: Promise<void> | null = null;
+  return {
+    io,
+    service,
+    cleanup,
+    close() {
+      closing ??= (async () => {
+        cleanup.stop();
+        stopGateway();
+        if (httpServer.listening) httpServer.close();
+        service.stopAccepting();
+        await service.drain();
+        await io.close();
+        httpServer.closeAllConnections();
+      })();
+      return closing;
+    },
+    destroy() {
+      cleanup.stop();
+      stopGateway();
+      service.stopAccepting();
+      io.engine.close();
+      if (httpServer.listening) httpServer.close();
+      httpServer.closeAllConnections();
+    },
+  };
+}
+
+/** The secret when SESSION_SECRET is unset: SQLite keeps a generated one in DATA_DIR. */
+function sessionSecretFor(config: Config): string {
+  if (config.store === 'sqlite') return readOrCreateSecretFile(config.dataDir);
+  throw new ConfigError(
+    'SESSION_SECRET is required with STORE=redis (every process must sign tokens with the same secret)',
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * Idle-room housekeeping (SPEC section 9, issue 3): every CLEANUP_INTERVAL_MS, rooms with a connected
+ * player are touched (a connected player counts as activity), then rooms idle for longer than
+ * ROOM_IDLE_MS are deleted through their queue and their sockets told 'gone' {reason: 'expired'}.
+ * With several processes each touches the rooms its own sockets watch, so the store sees every one.
+ */
+import type { Config } from './config';
+import type { Logger } from './logger';
+import type { RoomService } from './room-service';
+import { type ChiplessServer, isRoomCode } from './socket-gateway';
+import type { RoomStore } from './store/room-store';
+
+export interface CleanupDeps {
+  io: ChiplessServer;
+  service: RoomService;
+  store: RoomStore;
+  config: Pick<Config, 'roomIdleMs' | 'cleanupIntervalMs'>;
+  logger: Logger;
+  now: () => number;
+}
+
+/** The periodic sweep. `runOnce` is exposed for tests and shutdown-free manual runs. */
+export interface Cleanup {
+  runOnce(): Promise<{ touched: number; deleted: number }>;
+  stop(): void;
+}
+
+/** Starts the periodic sweep (the timer does not keep the process alive). */
+export function startCleanup(deps: CleanupDeps): Cleanup {
+  const { io, service, store, config, logger, now } = deps;
+  const localRooms = () => io.of('/').adapter.rooms;
+  const hasLocalSockets = (code: string) => (localRooms().get(code)?.size ?? 0) > 0;
+  let running: Promise<{ touched: number; deleted: number }> | null = null;
+
+  const sweep = async () => {
+    const t = now();
+    let touched = 0;
+    for (const [code, sockets] of localRooms()) {
+      if (!isRoomCode(code) || sockets.size === 0) continue;
+      await store.touch(code, t);
+      touched++;
+    }
+    let deleted = 0;
+    for (const code of await store.listIdle(t - config.roomIdleMs)) {
+      if (await service.expire(code, () => hasLocalSockets(code))) deleted++;
+    }
+    if (touched > 0 || deleted > 0) logger.info({ touched, deleted }, 'cleanup');
+    return { touched, deleted };
+  };
+
+  const runOnce = () => {
+    running ??= sweep().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const timer = setInterval(() => {
+    runOnce().catch((err: unknown) => logger.warn({ err }, 'cleanup failed'));
+  }, config.cleanupIntervalMs);
+  timer.unref();
+
+  return { runOnce, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,138 @@
+/**
+ * Server settings, all from environment variables (listed in README.md), parsed once at the boundary.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** Empty strings count as unset, so `FOO= npm start` behaves like no FOO. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((s) => (s && s.trim() !== '' ? s.trim() : undefined));
+
+const envSchema = z.object({
+  PORT: int(3000).pipe(z.number().max(65535)),
+  HOST: optionalText,
+  DATA_DIR: z.string().min(1).default('./data'),
+  STORE: z.enum(['sqlite', 'redis']).default('sqlite'),
+  REDIS_URL: optionalText,
+  SESSION_SECRET: optionalText.pipe(z.string().min(16).optional()),
+  CONTACT_EMAIL: z.string().default(''),
+  SUPPORT_URL: z.string().default(''),
+  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  ROOM_IDLE_MS: int(600_000, 1),
+  CLEANUP_INTERVAL_MS: int(300_000, 1),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((s) => s === 'true' || s === '1'),
+  COMMAND_RATE_PER_SEC: int(20, 1),
+  COMMAND_BURST: int(40, 1),
+  JOIN_RATE_PER_MIN: int(10, 1),
+  SKIP_WEB_BUILD: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((s) => s === 'true' || s === '1'),
+});
+
+/** The parsed settings. */
+export interface Config {
+  port: number;
+  /** Interface to listen on; undefined = all. */
+  host: string | undefined;
+  /** Absolute path of the data directory (SQLite file, generated session secret). */
+  dataDir: string;
+  store: 'sqlite' | 'redis';
+  redisUrl: string | undefined;
+  /** Signs session tokens. Undefined until resolved by resolveSessionSecret. */
+  sessionSecret: string | undefined;
+  contactEmail: string;
+  supportUrl: string;
+  /** Origin used for canonical links (no trailing slash); else the request's host. */
+  publicUrl: string | undefined;
+  roomIdleMs: number;
+  cleanupIntervalMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Take the client IP and protocol from X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
+  trustProxy: boolean;
+  commandRatePerSec: number;
+  commandBurst: number;
+  /** Join and create attempts per minute, per connection and per IP. */
+  joinRatePerMin: number;
+  /** Do not build the web app on start even when dist/web is missing (tests, API-only processes). */
+  skipWebBuild: boolean;
+}
+
+/** Thrown for a bad or incomplete configuration; main prints it and exits 1. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment. Throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid environment: ${problems}`);
+  }
+  const e = parsed.data;
+  if (e.STORE === 'redis' && !e.REDIS_URL) throw new ConfigError('REDIS_URL is required when STORE=redis');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    store: e.STORE,
+    redisUrl: e.REDIS_URL,
+    sessionSecret: e.SESSION_SECRET,
+    contactEmail: e.CONTACT_EMAIL,
+    supportUrl: e.SUPPORT_URL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    roomIdleMs: e.ROOM_IDLE_MS,
+    cleanupIntervalMs: e.CLEANUP_INTERVAL_MS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    commandRatePerSec: e.COMMAND_RATE_PER_SEC,
+    commandBurst: e.COMMAND_BURST,
+    joinRatePerMin: e.JOIN_RATE_PER_MIN,
+    skipWebBuild: e.SKIP_WEB_BUILD,
+  };
+}
+
+/** File in DATA_DIR holding the generated session secret (SQLite mode without SESSION_SECRET). */
+export const SESSION_SECRET_FILE = 'session-secret';
+
+/**
+ * The session secret from DATA_DIR, generated and written (mode 0600) on first start so tokens keep
+ * working across restarts. Used when SESSION_SECRET is unset.
+ */
+export function readOrCreateSecretFile(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, SESSION_SECRET_FILE);
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 16) return existing;
+    throw new ConfigError(
+      `${file} holds a secret shorter than 16 characters; delete it or set SESSION_SECRET`,
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    // 'wx': if another process created it meanwhile, read theirs instead.
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(file, 'utf8').trim();
+  }
+}
+
+/** A fresh random secret (a candidate for the shared Redis secret). */
+export function randomSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

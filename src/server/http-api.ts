@@ -1,0 +1,140 @@
+/**
+ * The small JSON HTTP API: GET /healthz, GET /api/stats, GET /api/config, POST /api/analytics/visit and
+ * POST /api/analytics/session. Bodies are size-capped and validated with the shared schemas.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ConfigResponse, StatsResponse } from '../shared/protocol';
+import { sessionEndSchema, visitSchema } from '../shared/schemas';
+import type { Analytics } from './analytics';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { KeyedRateLimiter } from './rate-limit';
+
+const MAX_BODY_BYTES = 1024;
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Reads a small body; null when it is larger than MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolvePromise(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface HttpApiDeps {
+  config: Config;
+  analytics: Analytics;
+  logger: Logger;
+  now: () => number;
+  clientIp: (req: IncomingMessage) => string;
+}
+
+/** A handler for the API routes; false when the path is not one of them. */
+export function createHttpApi(deps: HttpApiDeps) {
+  const { config, analytics, logger, now } = deps;
+  // Analytics beacons per IP: generous for people, a ceiling for scripts inflating counters.
+  const beacons = new KeyedRateLimiter(1, 60);
+
+  const post = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: (body: unknown) => Promise<boolean>,
+  ): Promise<void> => {
+    const t = now();
+    beacons.sweep(t);
+    if (!beacons.take(deps.clientIp(req), t))
+      return json(res, 429, { error: 'Too many requests. Please wait a moment.' });
+    const text = await readBody(req);
+    if (text === null) return json(res, 413, { error: 'Invalid request' });
+    if (!(await record(parseJson(text)))) return json(res, 400, { error: 'Invalid request' });
+    res.statusCode = 204;
+    res.end();
+  };
+
+  return async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const method = req.method ?? 'GET';
+    const isRead = method === 'GET' || method === 'HEAD';
+    switch (path) {
+      case '/healthz':
+        if (!isRead) return methodNotAllowed(res, 'GET');
+        json(res, 200, { ok: true });
+        return true;
+      case '/api/stats': {
+        if (!isRead) return methodNotAllowed(res, 'GET');
+        let totalHandsDealt: number;
+        try {
+          totalHandsDealt = await analytics.totalHandsDealt();
+        } catch (err) {
+          logger.warn({ err }, 'stats read failed');
+          json(res, 503, { error: 'Stats unavailable' });
+          return true;
+        }
+        json(res, 200, { totalHandsDealt } satisfies StatsResponse);
+        return true;
+      }
+      case '/api/config':
+        if (!isRead) return methodNotAllowed(res, 'GET');
+        json(res, 200, {
+          contactEmail: config.contactEmail,
+          supportUrl: config.supportUrl,
+        } satisfies ConfigResponse);
+        return true;
+      case '/api/analytics/visit':
+        if (method !== 'POST') return methodNotAllowed(res, 'POST');
+        await post(req, res, async (body) => {
+          const parsed = visitSchema.safeParse(body);
+          if (!parsed.success) return false;
+          await analytics.recordVisit(parsed.data.newSession);
+          return true;
+        });
+        return true;
+      case '/api/analytics/session':
+        if (method !== 'POST') return methodNotAllowed(res, 'POST');
+        await post(req, res, async (body) => {
+          const parsed = sessionEndSchema.safeParse(body);
+          if (!parsed.success) return false;
+          await analytics.recordSessionEnd(parsed.data.minutes);
+          return true;
+        });
+        return true;
+      default:
+        if (path.startsWith('/api/')) {
+          json(res, 404, { error: 'Not found' });
+          return true;
+        }
+        return false;
+    }
+  };
+}
+
+function methodNotAllowed(res: ServerResponse, allow: string): true {
+  res.setHeader('Allow', allow);
+  json(res, 405, { error: 'Method not allowed' });
+  return true;
+}

@@ -1,0 +1,137 @@
+/**
+ * Composition root (`npm start`): environment -> config -> store -> web build (when missing) ->
+ * HTTP server -> application -> listen. SIGTERM/SIGINT stop it gracefully: no new connections or
+ * commands, queued commands finish, sockets close, the store closes, exit 0.
+ */
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServerOptions } from 'socket.io';
+import { type Application, createApplication, DEFAULT_WEB_DIR } from './app';
+import { type Config, ConfigError, loadConfig, randomSecret, readOrCreateSecretFile } from './config';
+import { createLogger, type Logger } from './logger';
+import { createStore } from './store';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Longest a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Builds the web app with the repo's vite.config.ts when dist/web has no index.html. */
+async function buildWebIfMissing(logger: Logger): Promise<void> {
+  if (existsSync(join(DEFAULT_WEB_DIR, 'index.html'))) return;
+  logger.info('web app not built yet: running vite build');
+  const started = Date.now();
+  try {
+    const { build } = await import('vite');
+    await build({
+      configFile: join(REPO_ROOT, 'vite.config.ts'),
+      root: join(REPO_ROOT, 'src/web'),
+      logLevel: 'warn',
+    });
+    logger.info({ ms: Date.now() - started }, 'web app built');
+  } catch (err) {
+    // The API and realtime server still work; the pages answer 503 until a build succeeds.
+    logger.error({ err }, 'web build failed');
+  }
+}
+
+/** SESSION_SECRET, else the generated one: in DATA_DIR (SQLite) or shared through Redis. */
+async function resolveSessionSecret(config: Config): Promise<string> {
+  if (config.sessionSecret) return config.sessionSecret;
+  if (config.store === 'sqlite') return readOrCreateSecretFile(config.dataDir);
+  if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
+  const { sharedSessionSecret } = await import('./store/redis-store');
+  return sharedSessionSecret(config.redisUrl, randomSecret());
+}
+
+/** The Socket.IO adapter for the store: Redis pub/sub when rooms live in Redis, else in-memory. */
+async function createAdapter(
+  config: Config,
+  logger: Logger,
+): Promise<{ adapter?: ServerOptions['adapter']; close: () => Promise<void> }> {
+  if (config.store !== 'redis' || !config.redisUrl) return { close: async () => {} };
+  const { createRedisAdapter } = await import('./redis-adapter');
+  return createRedisAdapter(config.redisUrl, {
+    onError: (err) => logger.warn({ err }, 'redis adapter connection error'),
+  });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel);
+
+  const store = await createStore(config);
+  const sessionSecret = await resolveSessionSecret(config);
+  const adapter = await createAdapter(config, logger);
+  if (!config.skipWebBuild) await buildWebIfMissing(logger);
+
+  const httpServer = createServer();
+  const app: Application = createApplication(httpServer, {
+    store,
+    config: { ...config, sessionSecret },
+    logger,
+    ...(adapter.adapter ? { adapter: adapter.adapter } : {}),
+  });
+
+  await new Promise<void>((resolveListen, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => {
+      httpServer.off('error', reject);
+      resolveListen();
+    });
+  });
+  const address = httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(
+    {
+      url: `http://${config.host ?? 'localhost'}:${port}`,
+      port,
+      store: config.store,
+      dataDir: config.dataDir,
+    },
+    'Chipless is listening',
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    try {
+      await app.close();
+      await adapter.close();
+      await store.close();
+      logger.info('stopped');
+      logger.flush();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(
+      `Chipless failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+  }
+  process.exit(1);
+});

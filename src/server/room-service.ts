@@ -1,0 +1,304 @@
+/**
+ * The room authority: runs commands through the engine one at a time per room and commits each result
+ * to the store before anyone hears of it. It knows nothing about sockets: what it has to tell phones goes
+ * through the RoomBroadcaster it is given (the socket layer implements it), called inside the room's
+ * queue so broadcasts leave in version order.
+ */
+import { randomInt } from 'node:crypto';
+import { applyCommand, type Command, createRoom, type GameEvent } from '../engine';
+import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../shared/limits';
+import type { GoneReason } from '../shared/protocol';
+import type { Logger } from './logger';
+import type { AppliedCommand, RoomStore, StoredRoom } from './store/room-store';
+
+/** How many applied command ids a room remembers for idempotent retries. */
+export const APPLIED_COMMANDS_KEPT = 256;
+/** Load/apply/save attempts before giving up on a contended room (another process keeps winning). */
+const MAX_ATTEMPTS = 8;
+/** Attempts at drawing a free room code. */
+const MAX_CODE_ATTEMPTS = 50;
+/** Create retries remembered per process (actor + command id -> room code). */
+const CREATES_REMEMBERED = 10_000;
+
+export const ROOM_NOT_FOUND = 'Room not found';
+export const SOMETHING_WENT_WRONG = 'Something went wrong';
+export const SHUTTING_DOWN = 'The server is restarting. Please try again in a moment.';
+export const CREATE_FAILED = 'Failed to create room. Please try again.';
+
+/** What the room service tells phones; implemented by the socket layer. */
+export interface RoomBroadcaster {
+  /** Sends the room's snapshot (the record plus presence) to everyone in the room. */
+  snapshot(record: StoredRoom): Promise<void>;
+  /** Tells `playerIds` (or everyone in the room when omitted) that the room is gone for them, and unsubscribes them. */
+  gone(roomCode: string, reason: GoneReason, playerIds?: string[]): Promise<void>;
+}
+
+/** Receives the events of committed commands (analytics). Must not throw; must not block. */
+export type EventSink = (e: {
+  roomCode: string;
+  actorId: string;
+  byHost: boolean;
+  events: GameEvent[];
+}) => void;
+
+/** Result of a command. */
+export type CommandOutcome =
+  | { ok: true; version: number; record: StoredRoom | null; duplicate: boolean }
+  | { ok: false; error: string };
+
+/** Options of one command run. */
+export interface ExecuteOptions {
+  /**
+   * Runs inside the room's queue right after the commit and before the broadcast (when the room still
+   * exists): the socket layer subscribes the sender here so the broadcast already counts it as present.
+   */
+  onCommitted?: (record: StoredRoom) => Promise<void> | void;
+}
+
+export interface RoomServiceDeps {
+  store: RoomStore;
+  logger: Logger;
+  now: () => number;
+  broadcaster: RoomBroadcaster;
+  onEvents?: EventSink;
+}
+
+/** Draws a random room code (A-Z, 0-9). */
+export function randomRoomCode(): string {
+  let code = '';
+  for (let i = 0; i < ROOM_CODE_LENGTH; i++) code += ROOM_CODE_ALPHABET[randomInt(ROOM_CODE_ALPHABET.length)];
+  return code;
+}
+
+/** The room authority. See the file comment. */
+export class RoomService {
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly creates = new Map<string, string>();
+  private accepting = true;
+
+  constructor(private readonly deps: RoomServiceDeps) {}
+
+  /**
+   * Runs `fn` alone for `roomCode`: after everything queued before it for that room, before
+   * everything queued after. A failing `fn` rejects its own promise only.
+   */
+  runExclusive<T>(roomCode: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(roomCode) ?? Promise.resolve();
+    const result = prev.then(fn);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(roomCode, tail);
+    void tail.then(() => {
+      if (this.tails.get(roomCode) === tail) this.tails.delete(roomCode);
+    });
+    return result;
+  }
+
+  /** Creates a room hosted by `actorId` under a free random code. Retrying a command id returns the same room. */
+  async createRoom(
+    actorId: string,
+    commandId: string,
+    hostName: string,
+    startingChips: number,
+  ): Promise<{ ok: true; record: StoredRoom } | { ok: false; error: string }> {
+    const started = performance.now();
+    const log = (result: { ok: boolean; error?: string; room?: string; duplicate?: boolean }) =>
+      this.deps.logger.info(
+        { room: result.room, actor: actorId, type: 'createRoom', ...result, ms: elapsed(started) },
+        'command',
+      );
+    if (!this.accepting) return { ok: false, error: SHUTTING_DOWN };
+
+    const retryKey = `${actorId}\n${commandId}`;
+    const earlier = this.creates.get(retryKey);
+    if (earlier !== undefined) {
+      const record = await this.deps.store.load(earlier);
+      if (record) {
+        log({ ok: true, room: earlier, duplicate: true });
+        return { ok: true, record };
+      }
+    }
+
+    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
+      const roomCode = randomRoomCode();
+      let room: StoredRoom['room'];
+      try {
+        room = createRoom({ roomCode, hostId: actorId, hostName, startingChips, now: this.deps.now() });
+      } catch (err) {
+        // createRoom throws the spec's validation messages (name, buy-in).
+        const error = err instanceof Error ? err.message : CREATE_FAILED;
+        log({ ok: false, error });
+        return { ok: false, error };
+      }
+      const record: StoredRoom = { room, version: 1, appliedCommands: [{ commandId, actorId, version: 1 }] };
+      if (await this.deps.store.create(record)) {
+        this.rememberCreate(retryKey, roomCode);
+        log({ ok: true, room: roomCode });
+        return { ok: true, record };
+      }
+    }
+    this.deps.logger.error({ actor: actorId }, 'no free room code found');
+    log({ ok: false, error: CREATE_FAILED });
+    return { ok: false, error: CREATE_FAILED };
+  }
+
+  /**
+   * Runs one command from `actorId` in `roomCode`: load, engine, conditional save (retried on a
+   * version conflict), then broadcast. A (actorId, commandId) pair already applied is acknowledged
+   * with the version it produced and not applied again. A refused command writes nothing.
+   */
+  execute(
+    roomCode: string,
+    actorId: string,
+    commandId: string,
+    command: Command,
+    options: ExecuteOptions = {},
+  ): Promise<CommandOutcome> {
+    if (!this.accepting) return Promise.resolve({ ok: false, error: SHUTTING_DOWN });
+    return this.runExclusive(roomCode, async () => {
+      const started = performance.now();
+      let outcome: CommandOutcome;
+      try {
+        outcome = await this.commit(roomCode, actorId, commandId, command, options);
+      } catch (err) {
+        this.deps.logger.error({ err, room: roomCode, actor: actorId, type: command.type }, 'command failed');
+        outcome = { ok: false, error: SOMETHING_WENT_WRONG };
+      }
+      this.deps.logger.info(
+        {
+          room: roomCode,
+          actor: actorId,
+          type: command.type,
+          ok: outcome.ok,
+          ...(outcome.ok
+            ? { version: outcome.version, ...(outcome.duplicate ? { duplicate: true } : {}) }
+            : { error: outcome.error }),
+          ms: elapsed(started),
+        },
+        'command',
+      );
+      return outcome;
+    });
+  }
+
+  /** Sends the room's current snapshot to its sockets (presence changed). Through the queue, so in order. */
+  broadcastCurrent(roomCode: string): Promise<void> {
+    return this.runExclusive(roomCode, async () => {
+      const record = await this.deps.store.load(roomCode);
+      if (record) await this.deps.broadcaster.snapshot(record);
+    }).catch((err: unknown) => this.deps.logger.warn({ err, room: roomCode }, 'presence broadcast failed'));
+  }
+
+  /**
+   * Deletes an idle room (cleanup) unless `stillActive()` says a player is connected, then tells its
+   * sockets it expired. True when deleted.
+   */
+  expire(roomCode: string, stillActive: () => boolean): Promise<boolean> {
+    return this.runExclusive(roomCode, async () => {
+      if (stillActive()) return false;
+      const record = await this.deps.store.load(roomCode);
+      if (!record) return false;
+      if (!(await this.deps.store.delete(roomCode, record.version))) return false;
+      this.deps.logger.info({ room: roomCode, version: record.version }, 'idle room deleted');
+      await this.deps.broadcaster.gone(roomCode, 'expired');
+      return true;
+    });
+  }
+
+  /** Refuses new commands from now on (graceful shutdown); queued ones still run. */
+  stopAccepting(): void {
+    this.accepting = false;
+  }
+
+  /** Resolves when every queued command has finished. */
+  async drain(): Promise<void> {
+    while (this.tails.size > 0) await Promise.all([...this.tails.values()]);
+  }
+
+  private async commit(
+    roomCode: string,
+    actorId: string,
+    commandId: string,
+    command: Command,
+    options: ExecuteOptions,
+  ): Promise<CommandOutcome> {
+    const { store, broadcaster } = this.deps;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await store.load(roomCode);
+      if (!current) return { ok: false, error: ROOM_NOT_FOUND };
+      const earlier = current.appliedCommands.find((c) => c.commandId === commandId && c.actorId === actorId);
+      if (earlier) return { ok: true, version: earlier.version, record: current, duplicate: true };
+
+      const result = applyCommand(current.room, actorId, command, this.deps.now());
+      if (!result.ok) return { ok: false, error: result.error };
+      const byHost = current.room.hostId === actorId;
+
+      if (result.room === null) {
+        if (!(await store.delete(roomCode, current.version))) continue;
+        this.emitEvents(roomCode, actorId, byHost, result.events);
+        await broadcaster.gone(roomCode, 'deleted');
+        return { ok: true, version: current.version + 1, record: null, duplicate: false };
+      }
+      // The engine hands back the same room for a command that changes nothing: nothing to write.
+      if (result.room === current.room) {
+        return { ok: true, version: current.version, record: current, duplicate: false };
+      }
+
+      const version = current.version + 1;
+      const applied: AppliedCommand[] = [...current.appliedCommands, { commandId, actorId, version }];
+      const next: StoredRoom = {
+        room: result.room,
+        version,
+        appliedCommands: applied.slice(-APPLIED_COMMANDS_KEPT),
+      };
+      if (!(await store.save(next, current.version))) continue;
+
+      this.emitEvents(roomCode, actorId, byHost, result.events);
+      await this.announce(current, next, options);
+      return { ok: true, version, record: next, duplicate: false };
+    }
+    this.deps.logger.error(
+      { room: roomCode, actor: actorId, type: command.type },
+      'version conflicts persisted',
+    );
+    return { ok: false, error: SOMETHING_WENT_WRONG };
+  }
+
+  /** After a commit: players who left the room hear 'gone', the sender is subscribed, everyone gets the snapshot. */
+  private async announce(previous: StoredRoom, next: StoredRoom, options: ExecuteOptions): Promise<void> {
+    const { broadcaster, logger } = this.deps;
+    const roomCode = next.room.roomCode;
+    try {
+      const departed = Object.keys(previous.room.players).filter((id) => !(id in next.room.players));
+      if (departed.length > 0) await broadcaster.gone(roomCode, 'removed', departed);
+      await options.onCommitted?.(next);
+      await broadcaster.snapshot(next);
+    } catch (err) {
+      // Committed already: a failed broadcast must not turn into an error ack. Clients catch up on resume.
+      logger.warn({ err, room: roomCode, version: next.version }, 'broadcast failed');
+    }
+  }
+
+  private emitEvents(roomCode: string, actorId: string, byHost: boolean, events: GameEvent[]): void {
+    if (!this.deps.onEvents || events.length === 0) return;
+    try {
+      this.deps.onEvents({ roomCode, actorId, byHost, events });
+    } catch (err) {
+      this.deps.logger.warn({ err, room: roomCode }, 'event sink failed');
+    }
+  }
+
+  private rememberCreate(key: string, roomCode: string): void {
+    this.creates.set(key, roomCode);
+    if (this.creates.size > CREATES_REMEMBERED) {
+      const oldest = this.creates.keys().next().value;
+      if (oldest !== undefined) this.creates.delete(oldest);
+    }
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}

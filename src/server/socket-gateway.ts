@@ -1,0 +1,323 @@
+/**
+ * The Socket.IO side: identity on connection, boundary checks on every incoming message (known event,
+ * size, schema, rate limit), the four handlers, presence, and the RoomBroadcaster the room service
+ * talks through. Rules live in the engine and ordering in the room service; this file only translates.
+ *
+ * Socket.IO rooms: a room code (5 chars) holds the sockets watching that room; `p:<playerId>` holds
+ * every socket of one player (to tell them they were removed). Both work across processes through
+ * whichever adapter the Server has (in-memory by default, Redis in scale-out).
+ */
+import type { Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import type { Command } from '../engine';
+import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
+import {
+  type Ack,
+  type ClientToServerEvents,
+  INVALID_REQUEST,
+  type RoomSnapshot,
+  type ServerToClientEvents,
+} from '../shared/protocol';
+import { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from '../shared/schemas';
+import type { Config } from './config';
+import type { Identity } from './identity';
+import type { Logger } from './logger';
+import { KeyedRateLimiter, TokenBucket } from './rate-limit';
+import { ROOM_NOT_FOUND, type RoomBroadcaster, type RoomService, SOMETHING_WENT_WRONG } from './room-service';
+import type { RoomStore, StoredRoom } from './store/room-store';
+
+/** Per-socket state (socket.data). */
+export interface SocketData {
+  playerId: string;
+  ip: string;
+  commands: TokenBucket;
+  joins: TokenBucket;
+}
+
+/** The typed Socket.IO server. */
+export type ChiplessServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+type ChiplessSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a moment.';
+export const JOIN_ROOM_NOT_FOUND = 'Room not found. Please check the room code.';
+export const NOT_IN_ROOM = 'You are not in this room';
+
+const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command']);
+const ROOM_CODE = new RegExp(`^[A-Z0-9]{${ROOM_CODE_LENGTH}}$`);
+const playerRoom = (playerId: string) => `p:${playerId}`;
+
+/** True for Socket.IO room names that are room codes (not socket ids or player rooms). */
+export function isRoomCode(name: string): boolean {
+  return ROOM_CODE.test(name);
+}
+
+/** Builds snapshots and implements the RoomBroadcaster over the Socket.IO server. */
+export function createBroadcaster(io: ChiplessServer): RoomBroadcaster & {
+  snapshotOf(record: StoredRoom): Promise<RoomSnapshot>;
+  onlinePlayers(roomCode: string): Promise<Set<string>>;
+} {
+  const onlinePlayers = async (roomCode: string) => {
+    const sockets = await io.in(roomCode).fetchSockets();
+    return new Set(sockets.map((s) => s.data.playerId));
+  };
+  const snapshotOf = async (record: StoredRoom): Promise<RoomSnapshot> => {
+    const online = await onlinePlayers(record.room.roomCode);
+    const presence: Record<string, boolean> = {};
+    for (const id of Object.keys(record.room.players)) presence[id] = online.has(id);
+    return { version: record.version, room: record.room, presence };
+  };
+  return {
+    snapshotOf,
+    onlinePlayers,
+    async snapshot(record) {
+      io.to(record.room.roomCode).emit('room', await snapshotOf(record));
+    },
+    async gone(roomCode, reason, playerIds) {
+      if (playerIds === undefined) {
+        io.to(roomCode).emit('gone', { roomCode, reason });
+        io.in(roomCode).socketsLeave(roomCode);
+        return;
+      }
+      for (const id of playerIds) {
+        io.to(playerRoom(id)).emit('gone', { roomCode, reason });
+        io.in(playerRoom(id)).socketsLeave(roomCode);
+      }
+    },
+  };
+}
+
+/** JSON size of a message's arguments (the ack function excluded); Infinity when it cannot be measured. */
+function messageBytes(args: unknown[]): number {
+  try {
+    const json = JSON.stringify(args.filter((a) => typeof a !== 'function'));
+    return json === undefined ? 0 : Buffer.byteLength(json);
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+function ackOf(args: unknown[]): ((res: unknown) => void) | undefined {
+  const last = args[args.length - 1];
+  return typeof last === 'function' ? (last as (res: unknown) => void) : undefined;
+}
+
+export interface GatewayDeps {
+  io: ChiplessServer;
+  service: RoomService;
+  store: RoomStore;
+  identity: Identity;
+  config: Config;
+  logger: Logger;
+  now: () => number;
+  broadcaster: ReturnType<typeof createBroadcaster>;
+}
+
+/** Wires identity, boundary checks and handlers onto every connection. Returns a stop function. */
+export function attachGateway(deps: GatewayDeps): () => void {
+  const { io, service, store, identity, config, logger, now, broadcaster } = deps;
+  const joinsPerIp = new KeyedRateLimiter(config.joinRatePerMin / 60, config.joinRatePerMin);
+  const sweep = setInterval(() => joinsPerIp.sweep(now()), 60_000);
+  sweep.unref();
+
+  const clientIp = (socket: ChiplessSocket): string => {
+    if (config.trustProxy) {
+      const forwarded = socket.handshake.headers['x-forwarded-for'];
+      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+      if (first) return first;
+    }
+    return socket.handshake.address;
+  };
+
+  /**
+   * Subscribes the socket to a room it is a member of and returns the snapshot; when that made the
+   * player present, everyone else in the room gets the new snapshot too. Inside the room's queue.
+   */
+  const subscribe = (socket: ChiplessSocket, roomCode: string): Promise<Ack<RoomSnapshot>> =>
+    service.runExclusive(roomCode, async () => {
+      const playerId = socket.data.playerId;
+      const record = await store.load(roomCode);
+      if (!record) {
+        socket.emit('gone', { roomCode, reason: 'not_found' });
+        return { ok: false, error: ROOM_NOT_FOUND };
+      }
+      if (!(playerId in record.room.players)) {
+        socket.emit('gone', { roomCode, reason: 'removed' });
+        return { ok: false, error: NOT_IN_ROOM };
+      }
+      const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
+      await socket.join(roomCode);
+      const snapshot = await broadcaster.snapshotOf(record);
+      if (!wasOnline) socket.to(roomCode).emit('room', snapshot);
+      return { ok: true, data: snapshot };
+    });
+
+  /** Runs a command; subscribes the sender when it is (still) a member. */
+  const run = async (socket: ChiplessSocket, roomCode: string, commandId: string, command: Command) => {
+    const playerId = socket.data.playerId;
+    const outcome = await service.execute(roomCode, playerId, commandId, command, {
+      onCommitted: async (record) => {
+        if (playerId in record.room.players) await socket.join(roomCode);
+      },
+    });
+    // A retried (duplicate) command does not reach onCommitted: subscribe here if needed.
+    if (
+      outcome.ok &&
+      outcome.record &&
+      playerId in outcome.record.room.players &&
+      !socket.rooms.has(roomCode)
+    ) {
+      await subscribe(socket, roomCode);
+    }
+    return outcome;
+  };
+
+  const join = async (
+    socket: ChiplessSocket,
+    req: { commandId: string; roomCode: string; name: string; startingChips: number },
+  ): Promise<Ack<RoomSnapshot>> => {
+    const { roomCode } = req;
+    const existing = await store.load(roomCode);
+    if (!existing) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
+    // Already seated (a reload during the join, a second tab): joining again is resuming.
+    if (socket.data.playerId in existing.room.players) return subscribe(socket, roomCode);
+    const outcome = await run(socket, roomCode, req.commandId, {
+      type: 'join',
+      name: req.name,
+      startingChips: req.startingChips,
+    });
+    if (!outcome.ok)
+      return { ok: false, error: outcome.error === ROOM_NOT_FOUND ? JOIN_ROOM_NOT_FOUND : outcome.error };
+    if (!outcome.record) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
+    return { ok: true, data: await broadcaster.snapshotOf(outcome.record) };
+  };
+
+  const takeJoin = (socket: ChiplessSocket) => {
+    const t = now();
+    // Both buckets are charged: a connection cannot hide behind a busy IP or the other way round.
+    const perConnection = socket.data.joins.take(t);
+    const perIp = joinsPerIp.take(socket.data.ip, t);
+    return perConnection && perIp;
+  };
+  const takeCommand = (socket: ChiplessSocket) => socket.data.commands.take(now());
+
+  /**
+   * Registers one event: rate limit, schema, handler, ack. Never throws: a failing handler is logged
+   * and answered 'Something went wrong'. Without an ack function the answer is dropped.
+   */
+  function handle<S extends z.ZodType, T>(
+    socket: ChiplessSocket,
+    event: keyof ClientToServerEvents,
+    schema: S,
+    limit: (socket: ChiplessSocket, req: z.output<S>) => boolean,
+    handler: (req: z.output<S>) => Promise<Ack<T>>,
+  ): void {
+    const listener = async (...args: unknown[]) => {
+      const ack = ackOf(args);
+      const reply = (res: Ack<T>) => {
+        try {
+          ack?.(res);
+        } catch (err) {
+          logger.warn({ err, event }, 'ack failed');
+        }
+      };
+      try {
+        const parsed = schema.safeParse(args[0]);
+        if (!parsed.success) {
+          // Count invalid messages too, so a flood of garbage is throttled like anything else.
+          if (!takeCommand(socket)) return reply({ ok: false, error: TOO_MANY_REQUESTS });
+          return reply({ ok: false, error: INVALID_REQUEST });
+        }
+        if (!limit(socket, parsed.data)) return reply({ ok: false, error: TOO_MANY_REQUESTS });
+        reply(await handler(parsed.data));
+      } catch (err) {
+        logger.error({ err, event, actor: socket.data.playerId }, 'handler failed');
+        reply({ ok: false, error: SOMETHING_WENT_WRONG });
+      }
+    };
+    // The typed `on` wants the exact listener signature; ours takes raw arguments on purpose.
+    (socket.on as (ev: string, fn: (...args: unknown[]) => void) => void)(event, listener);
+  }
+
+  io.on('connection', (socket) => {
+    const auth = socket.handshake.auth as { token?: unknown } | undefined;
+    const known = identity.verify(auth?.token);
+    const credentials = known ? identity.credentialsFor(known) : identity.issue();
+    const t = now();
+    socket.data = {
+      playerId: credentials.playerId,
+      ip: clientIp(socket),
+      commands: new TokenBucket(config.commandRatePerSec, config.commandBurst, t),
+      joins: new TokenBucket(config.joinRatePerMin / 60, config.joinRatePerMin, t),
+    };
+    void socket.join(playerRoom(credentials.playerId));
+    socket.emit('session', credentials);
+    logger.debug({ actor: credentials.playerId, resumed: known !== null }, 'connected');
+
+    // Boundary: unknown events and oversized messages never reach a handler.
+    socket.use((packet, next) => {
+      const [event, ...args] = packet as unknown as [unknown, ...unknown[]];
+      if (typeof event === 'string' && EVENTS.has(event) && messageBytes(args) <= MAX_MESSAGE_BYTES) {
+        next();
+        return;
+      }
+      if (!takeCommand(socket)) return;
+      try {
+        ackOf(args)?.({ ok: false, error: INVALID_REQUEST });
+      } catch {
+        // The client's ack could not be sent; nothing else to do.
+      }
+    });
+
+    handle(socket, 'createRoom', createRoomSchema, takeJoin, async (req) => {
+      const created = await service.createRoom(
+        socket.data.playerId,
+        req.commandId,
+        req.name,
+        req.startingChips,
+      );
+      if (!created.ok) return created;
+      return subscribe(socket, created.record.room.roomCode);
+    });
+
+    handle(socket, 'joinRoom', joinRoomSchema, takeJoin, (req) => join(socket, req));
+
+    handle(socket, 'resume', resumeSchema, takeCommand, (req) => subscribe(socket, req.roomCode));
+
+    handle(
+      socket,
+      'command',
+      roomCommandSchema,
+      (s, req) => (req.command.type === 'join' ? takeJoin(s) : takeCommand(s)),
+      async (req): Promise<Ack<{ version: number }>> => {
+        const { command } = req;
+        if (command.type === 'join') {
+          const joined = await join(socket, { ...command, commandId: req.commandId, roomCode: req.roomCode });
+          return joined.ok ? { ok: true, data: { version: joined.data.version } } : joined;
+        }
+        const outcome = await run(socket, req.roomCode, req.commandId, command);
+        return outcome.ok ? { ok: true, data: { version: outcome.version } } : outcome;
+      },
+    );
+
+    let rooms: string[] = [];
+    socket.on('disconnecting', () => {
+      rooms = [...socket.rooms].filter(isRoomCode);
+    });
+    socket.on('disconnect', () => {
+      const playerId = socket.data.playerId;
+      for (const roomCode of rooms) {
+        void broadcaster
+          .onlinePlayers(roomCode)
+          .then((online) => (online.has(playerId) ? undefined : service.broadcastCurrent(roomCode)))
+          .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
+      }
+    });
+  });
+
+  return () => clearInterval(sweep);
+}

@@ -1,0 +1,236 @@
+/**
+ * Serves the built web app (dist/web): hashed assets with a year-long immutable cache, other files
+ * revalidated, and the app's routes (/, /about, /faq) as index.html with that page's title, meta
+ * description and absolute canonical link written in (so link previews and crawlers see them without
+ * JavaScript). Text files are compressed once (brotli or gzip, by Accept-Encoding) and kept in memory.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { PAGES, type PageMeta } from '../shared/pages';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.webmanifest',
+  '.svg',
+  '.txt',
+  '.xml',
+  '.map',
+]);
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+/** Cap on what the in-memory cache holds (uncompressed bytes), so a big dist cannot exhaust memory. */
+const CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+interface CachedFile {
+  mtimeMs: number;
+  body: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** Escapes text for an HTML attribute or element body. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Writes a page's head tags into index.html: replaces the <title>, the meta description, the
+ * canonical link and the og:title/og:description/og:url tags the file has, and adds what is missing.
+ */
+export function injectPageMeta(html: string, page: PageMeta, canonicalUrl: string): string {
+  const title = escapeHtml(page.title);
+  const description = escapeHtml(page.description);
+  const url = escapeHtml(canonicalUrl);
+  const cleaned = html
+    .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
+    .replace(/<meta\s+name=["']description["'][^>]*>\s*/gi, '')
+    .replace(/<link\s+rel=["']canonical["'][^>]*>\s*/gi, '')
+    .replace(/<meta\s+property=["']og:(title|description|url)["'][^>]*>\s*/gi, '');
+  const tags =
+    `<title>${title}</title>\n    <meta name="description" content="${description}" />\n` +
+    `    <link rel="canonical" href="${url}" />\n` +
+    `    <meta property="og:title" content="${title}" />\n` +
+    `    <meta property="og:description" content="${description}" />\n` +
+    `    <meta property="og:url" content="${url}" />\n  `;
+  const at = cleaned.search(/<\/head>/i);
+  return at === -1 ? `${tags}${cleaned}` : `${cleaned.slice(0, at)}${tags}${cleaned.slice(at)}`;
+}
+
+/** Options of the static site. */
+export interface StaticSiteOptions {
+  /** Directory of the built app (holds index.html and assets/). */
+  webDir: string;
+  /** Origin for canonical links, without trailing slash; else from the request. */
+  publicUrl: string | undefined;
+  /** Trust X-Forwarded-Proto / X-Forwarded-Host for the request origin. */
+  trustProxy: boolean;
+}
+
+/**
+ * A request handler for the static site. Returns false when it did not handle the request
+ * (not GET/HEAD), so the caller can answer 404/405.
+ */
+export function createStaticSite(options: StaticSiteOptions) {
+  const root = resolve(options.webDir);
+  const cache = new Map<string, CachedFile>();
+  let cachedBytes = 0;
+
+  const load = async (file: string): Promise<CachedFile | null> => {
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(file);
+    } catch {
+      return null;
+    }
+    if (!info.isFile()) return null;
+    const hit = cache.get(file);
+    if (hit && hit.mtimeMs === info.mtimeMs) return hit;
+    const entry: CachedFile = { mtimeMs: info.mtimeMs, body: await readFile(file) };
+    if (cachedBytes + entry.body.length <= CACHE_LIMIT_BYTES) {
+      cache.set(file, entry);
+      cachedBytes += entry.body.length;
+    }
+    return entry;
+  };
+
+  const originOf = (req: IncomingMessage): string => {
+    if (options.publicUrl) return options.publicUrl;
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
+    };
+    const forwardedProto = options.trustProxy ? header('x-forwarded-proto') : undefined;
+    const forwardedHost = options.trustProxy ? header('x-forwarded-host') : undefined;
+    const proto = forwardedProto === 'https' || 'encrypted' in req.socket ? 'https' : 'http';
+    const rawHost = forwardedHost ?? header('host') ?? 'localhost';
+    // Only host-name characters: a forged Host header cannot smuggle markup into the page.
+    const host = /^[A-Za-z0-9.\-:[\]]{1,255}$/.test(rawHost) ? rawHost : 'localhost';
+    return `${proto}://${host}`;
+  };
+
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    type: string,
+    cacheControl: string,
+    file: CachedFile,
+    compressible: boolean,
+  ) => {
+    res.statusCode = status;
+    res.setHeader('Content-Type', type);
+    res.setHeader('Cache-Control', cacheControl);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    let body = file.body;
+    if (compressible && body.length > 1024) {
+      res.setHeader('Vary', 'Accept-Encoding');
+      const accept = String(req.headers['accept-encoding'] ?? '');
+      if (/\bbr\b/.test(accept)) {
+        file.br ??= brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+        body = file.br;
+        res.setHeader('Content-Encoding', 'br');
+      } else if (/\bgzip\b/.test(accept)) {
+        file.gzip ??= gzipSync(body, { level: 9 });
+        body = file.gzip;
+        res.setHeader('Content-Encoding', 'gzip');
+      }
+    }
+    res.setHeader('Content-Length', body.length);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  const pages = new Map<string, CachedFile>();
+  const servePage = async (req: IncomingMessage, res: ServerResponse, page: PageMeta, status: number) => {
+    const index = await load(join(root, 'index.html'));
+    if (!index) {
+      res.statusCode = 503;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('Retry-After', '5');
+      res.end('The web app is not built yet. Run `npm run build` (npm start builds it on first start).\n');
+      return;
+    }
+    const canonical = `${originOf(req)}${page.path}`;
+    const key = `${canonical}\n${index.mtimeMs}`;
+    let html = pages.get(key);
+    if (!html) {
+      html = {
+        mtimeMs: index.mtimeMs,
+        body: Buffer.from(injectPageMeta(index.body.toString('utf8'), page, canonical)),
+      };
+      if (pages.size > 100) pages.clear();
+      pages.set(key, html);
+    }
+    send(req, res, status, TYPES['.html']!, REVALIDATE, html, true);
+  };
+
+  return async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = new URL(req.url ?? '/', 'http://x');
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      pathname = '/';
+    }
+    const route = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    const page = (PAGES as Record<string, PageMeta | undefined>)[route];
+    if (page) {
+      await servePage(req, res, page, 200);
+      return true;
+    }
+    const ext = extname(pathname).toLowerCase();
+    const file = normalize(join(root, pathname));
+    if (!pathname.includes('\0') && file.startsWith(root + sep) && ext !== '') {
+      const found = await load(file);
+      if (found) {
+        const immutable = pathname.startsWith('/assets/');
+        send(
+          req,
+          res,
+          200,
+          TYPES[ext] ?? 'application/octet-stream',
+          immutable ? IMMUTABLE : REVALIDATE,
+          found,
+          COMPRESSIBLE.has(ext),
+        );
+        return true;
+      }
+    }
+    if (ext === '') {
+      // An unknown route: the app renders its own not-found view; the status tells crawlers.
+      await servePage(req, res, PAGES['/'], 404);
+      return true;
+    }
+    res.statusCode = 404;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.end('Not found\n');
+    return true;
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Picks the RoomStore from the configuration: SQLite in DATA_DIR (default) or Redis (STORE=redis).
+ * The Redis module is loaded only when asked for, so the default mode never touches a Redis client.
+ */
+import { type Config, ConfigError } from '../config';
+import type { RoomStore } from './room-store';
+import { createSqliteStore } from './sqlite-store';
+
+/** Opens the configured store. Throws ConfigError when the configuration cannot work. */
+export async function createStore(
+  config: Pick<Config, 'store' | 'dataDir' | 'redisUrl' | 'roomIdleMs' | 'cleanupIntervalMs'>,
+): Promise<RoomStore> {
+  switch (config.store) {
+    case 'sqlite':
+      return createSqliteStore({ dataDir: config.dataDir });
+    case 'redis': {
+      if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
+      const { createRedisStore } = await import('./redis-store');
+      // A room key outlives the cleanup's deadline (idle time, plus one sweep for connected rooms to be
+      // touched), so the sweep, not the TTL, normally deletes it and tells its sockets.
+      return createRedisStore(config.redisUrl, { roomTtlMs: config.roomIdleMs + config.cleanupIntervalMs });
+    }
+    default: {
+      const unknown: never = config.store;
+      throw new ConfigError(`Unknown STORE: ${String(unknown)}`);
+    }
+  }
+}

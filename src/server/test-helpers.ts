@@ -1,0 +1,314 @@
+/**
+ * Test support shared by every server-side suite (integration, scale-out, fuzz, e2e): a real server
+ * in this process on a free port with a temporary data dir, and real Socket.IO clients with promise
+ * helpers. Nothing is mocked.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { Command } from '../engine/types';
+import type {
+  Ack,
+  ClientToServerEvents,
+  GoneReason,
+  RoomSnapshot,
+  ServerToClientEvents,
+  SessionCredentials,
+} from '../shared/protocol';
+import { type Application, type ApplicationParts, createApplication } from './app';
+import { type Config, loadConfig } from './config';
+import { createLogger } from './logger';
+import { createStore } from './store';
+import type { RoomStore } from './store/room-store';
+
+/** Options of startServer. */
+export interface StartServerOptions {
+  /** Data directory to use (kept afterwards); default a fresh temporary one (removed by close). */
+  dataDir?: string;
+  /** A store to use instead of opening one from the config (the caller closes it). */
+  store?: RoomStore;
+  /** Environment overrides (PORT, ROOM_IDLE_MS, COMMAND_RATE_PER_SEC, ...). */
+  env?: Record<string, string>;
+  /** Built web app to serve; default dist/web. */
+  webDir?: string;
+  /** Clock. */
+  now?: () => number;
+  /** Socket.IO adapter (scale-out tests). */
+  adapter?: ApplicationParts['adapter'];
+}
+
+/** A server started by a test. */
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  config: Config;
+  store: RoomStore;
+  app: Application;
+  /** Graceful stop (drains commands, closes the store it opened). Removes a temporary data dir unless `keepData`. */
+  close(options?: { keepData?: boolean }): Promise<void>;
+  /**
+   * Crash-like stop: connections dropped at once, no draining, the store left as it was (its
+   * connection is abandoned, as a killed process would). The data dir is kept for a restart.
+   */
+  stopAbruptly(): Promise<void>;
+}
+
+/** Rate limits a test server uses unless `env` says otherwise: tests send faster than people. */
+export const TEST_RATE_LIMITS = {
+  COMMAND_RATE_PER_SEC: '1000',
+  COMMAND_BURST: '1000',
+  JOIN_RATE_PER_MIN: '1000',
+};
+
+/** Starts the application in this process on 127.0.0.1 and a free port. */
+export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
+  const temporary = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'chipless-test-'));
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...TEST_RATE_LIMITS,
+    ...options.env,
+    DATA_DIR: dataDir,
+  });
+  const logger = createLogger(config.logLevel);
+  const ownStore = options.store === undefined;
+  const store = options.store ?? (await createStore(config));
+  const httpServer = createServer();
+  const app = createApplication(httpServer, {
+    store,
+    config,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.adapter ? { adapter: options.adapter } : {}),
+    ...(options.webDir ? { webDir: options.webDir } : {}),
+  });
+  await new Promise<void>((resolve) =>
+    httpServer.listen(options.env?.PORT ? config.port : 0, '127.0.0.1', resolve),
+  );
+  const address = httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  let stopped = false;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    config,
+    store,
+    app,
+    async close(closeOptions = {}) {
+      if (stopped) return;
+      stopped = true;
+      await app.close();
+      if (ownStore) await store.close();
+      if (temporary && !closeOptions.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async stopAbruptly() {
+      if (stopped) return;
+      stopped = true;
+      app.destroy();
+    },
+  };
+}
+
+/** Writes a minimal built web app (index.html with placeholder head tags and one hashed asset) into a temp dir. */
+export function fakeWebDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'chipless-web-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    [
+      '<!doctype html>',
+      '<html lang="en">',
+      '  <head>',
+      '    <meta charset="UTF-8" />',
+      '    <title>Placeholder</title>',
+      '    <meta name="description" content="placeholder" />',
+      '    <link rel="canonical" href="https://placeholder.invalid/" />',
+      '    <script type="module" src="/assets/index-abc123.js"></script>',
+      '  </head>',
+      '  <body><div id="root"></div></body>',
+      '</html>',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'assets', 'index-abc123.js'),
+    `console.log(${JSON.stringify('x'.repeat(4000))});\n`,
+  );
+  writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
+  return dir;
+}
+
+/** A typed client socket. */
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Waits for `promise`, failing with `message` after `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Emits `event` with `payload` and resolves with the acknowledgement (raw: any event name and payload). */
+export function emitWithAck<T = unknown>(
+  socket: ClientSocket,
+  event: string,
+  payload: unknown,
+  timeoutMs = 5000,
+): Promise<Ack<T>> {
+  const raw = socket as unknown as {
+    timeout(ms: number): { emitWithAck(ev: string, ...args: unknown[]): Promise<unknown> };
+  };
+  return raw.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack<T>>;
+}
+
+/**
+ * A player's phone in tests: one connection, its credentials, every snapshot and 'gone' it received,
+ * and helpers for the protocol's requests.
+ */
+export class TestClient {
+  readonly socket: ClientSocket;
+  creds: SessionCredentials | null = null;
+  /** Snapshots received as broadcasts, in arrival order. */
+  readonly snapshots: RoomSnapshot[] = [];
+  readonly gone: Array<{ roomCode: string; reason: GoneReason }> = [];
+  private listeners: Array<() => void> = [];
+
+  private constructor(socket: ClientSocket) {
+    this.socket = socket;
+    socket.on('session', (c) => {
+      this.creds = c;
+      this.notify();
+    });
+    socket.on('room', (s) => {
+      this.snapshots.push(s);
+      this.notify();
+    });
+    socket.on('gone', (g) => {
+      this.gone.push(g);
+      this.notify();
+    });
+  }
+
+  /** Connects (presenting `token` when given) and resolves once the server sent the session. */
+  static async connect(
+    url: string,
+    options: { token?: string; transports?: string[] } = {},
+  ): Promise<TestClient> {
+    const socket: ClientSocket = ioClient(url, {
+      transports: options.transports ?? ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: options.token ? { token: options.token } : {},
+    });
+    const client = new TestClient(socket);
+    await withTimeout(
+      new Promise<void>((resolve, reject) => {
+        socket.once('session', () => resolve());
+        socket.once('connect_error', reject);
+      }),
+      5000,
+      `no session from ${url}`,
+    );
+    return client;
+  }
+
+  get playerId(): string {
+    if (!this.creds) throw new Error('no session yet');
+    return this.creds.playerId;
+  }
+
+  get token(): string {
+    if (!this.creds) throw new Error('no session yet');
+    return this.creds.token;
+  }
+
+  /** The newest snapshot received (by version). */
+  get latest(): RoomSnapshot | undefined {
+    let best: RoomSnapshot | undefined;
+    for (const s of this.snapshots) if (!best || s.version >= best.version) best = s;
+    return best;
+  }
+
+  /** Resolves when `predicate` holds (checked on every message received), or fails after `ms`. */
+  waitFor(predicate: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+    if (predicate()) return Promise.resolve();
+    return withTimeout(
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!predicate()) return;
+          this.listeners = this.listeners.filter((l) => l !== check);
+          resolve();
+        };
+        this.listeners.push(check);
+      }),
+      ms,
+      `timed out waiting for ${what}`,
+    );
+  }
+
+  /** Resolves with the first broadcast snapshot of at least `version`. */
+  async waitForVersion(version: number, ms = 5000): Promise<RoomSnapshot> {
+    await this.waitFor(() => (this.latest?.version ?? 0) >= version, ms, `version ${version}`);
+    return this.latest!;
+  }
+
+  createRoom(name: string, startingChips: number, commandId = randomUUID()): Promise<Ack<RoomSnapshot>> {
+    return emitWithAck(this.socket, 'createRoom', { commandId, name, startingChips });
+  }
+
+  joinRoom(
+    roomCode: string,
+    name: string,
+    startingChips: number,
+    commandId = randomUUID(),
+  ): Promise<Ack<RoomSnapshot>> {
+    return emitWithAck(this.socket, 'joinRoom', { commandId, roomCode, name, startingChips });
+  }
+
+  resume(roomCode: string): Promise<Ack<RoomSnapshot>> {
+    return emitWithAck(this.socket, 'resume', { roomCode });
+  }
+
+  command(roomCode: string, command: Command, commandId = randomUUID()): Promise<Ack<{ version: number }>> {
+    return emitWithAck(this.socket, 'command', { commandId, roomCode, command });
+  }
+
+  /** Sends a command that must succeed; returns the version it produced. */
+  async must(roomCode: string, command: Command): Promise<number> {
+    const res = await this.command(roomCode, command);
+    if (!res.ok) throw new Error(`${command.type} refused: ${res.error}`);
+    return res.data.version;
+  }
+
+  close(): void {
+    this.socket.disconnect();
+  }
+
+  private notify(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+/** Unwraps a successful ack or throws with its error. */
+export function okData<T>(ack: Ack<T>): T {
+  if (!ack.ok) throw new Error(`expected ok, got error: ${ack.error}`);
+  return ack.data;
+}
+
+/** Polls GET `url` + `path` and returns the parsed JSON body with the status. */
+export async function getJson<T = unknown>(url: string, path: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}${path}`);
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+/** Sleeps `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
