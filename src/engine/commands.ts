@@ -1,15 +1,18 @@
 /**
  * applyCommand: the one entry point that changes a room. Opens a draft, dispatches on the command
- * type (exhaustive switch), and on success stamps lastActivity and appends the events to the log.
+ * type (exhaustive switch), ends the game automatically when it must, and on success stamps
+ * lastActivity and appends the events to the log.
  */
+import { act } from './betting';
 import { leave, remove } from './departure';
 import { type Draft, openDraft } from './draft';
-import { approve, join, type Outcome, UNCHANGED, updateSettings } from './lobby';
+import { advanceStage, declareWinners, newHand, progress, startGame } from './hand';
+import { approve, join, type Outcome, type UNCHANGED, updateSettings } from './lobby';
 import { appendLog } from './log';
 import { MSG } from './messages';
-import type { Command, CommandResult, Room } from './types';
-
-const NOT_YET = 'Not implemented yet';
+import { rebuy } from './rebuy';
+import { autoEnd, endGame } from './results';
+import type { Command, CommandResult, Player, Room } from './types';
 
 function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof UNCHANGED {
   switch (command.type) {
@@ -18,30 +21,28 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
     case 'approve':
       return approve(d, actorId, command.playerId);
     case 'remove':
-      return remove(d, actorId, command.playerId, () => {
-        throw new Error(NOT_YET);
-      });
+      return remove(d, actorId, command.playerId);
     case 'updateSettings':
       return updateSettings(d, actorId, command.smallBlind, command.bigBlind);
     case 'leave':
-      return leave(
-        d,
-        actorId,
-        () => {
-          throw new Error(NOT_YET);
-        },
-        () => {
-          throw new Error(NOT_YET);
-        },
-      );
+      return leave(d, actorId);
     case 'startGame':
-    case 'act':
+      return startGame(d, actorId);
+    case 'act': {
+      const error = act(d, actorId, command.action, command.amount);
+      if (error === null) progress(d, (d.players[actorId] as Player).joinedAt);
+      return error;
+    }
     case 'advanceStage':
+      return advanceStage(d, actorId);
     case 'declareWinners':
+      return declareWinners(d, actorId, command.winnerIds, command.byPot);
     case 'newHand':
+      return newHand(d, actorId);
     case 'rebuy':
+      return rebuy(d, actorId, command.playerId, command.amount);
     case 'endGame':
-      return NOT_YET;
+      return endGame(d, actorId);
     default:
       return unknownCommand(command);
   }
@@ -56,14 +57,15 @@ function unknownCommand(_command: never): string {
  * Refused commands return `{ ok: false, error }` (the spec's wording where it has one).
  * Accepted ones return the new room (null when the room is deleted) and the events; the new room
  * has lastActivity = now and the events appended to its log. Idempotent repeats (a reconnecting
- * join, leaving an ended game) return the same room object and no events.
+ * join, approving twice, leaving an ended game) return the same room object and no events.
  */
 export function applyCommand(room: Room, actorId: string, command: Command, now: number): CommandResult {
   const d = openDraft(room, now);
   const outcome = dispatch(d, actorId, command);
-  if (outcome === UNCHANGED) return { ok: true, room, events: [] };
+  if (typeof outcome === 'symbol') return { ok: true, room, events: [] };
   if (outcome !== null) return { ok: false, error: outcome };
   if (d.deleted) return { ok: true, room: null, events: d.events };
+  autoEnd(d);
   const out = d.room;
   out.lastActivity = now;
   const { log, nextEventSeq } = appendLog(room, d.events, now, d.gs.handNumber);

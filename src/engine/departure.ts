@@ -2,21 +2,20 @@
  * Departure: a player leaving or being removed, in the lobby, during play and after the end.
  */
 import { type Draft, dropPlayer, emit } from './draft';
+import { progress } from './hand';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG } from './messages';
+import { finishGame } from './results';
+import type { LedgerEntry } from './types';
 
 /**
  * leave: the actor leaves the room.
  * - Lobby: the host leaving deletes the room (`d.deleted`); anyone else just disappears.
- * - Playing: see `leaveTable` (folded, ledger entry, turn passes on); the host leaving ends the game.
- * - Ended, or not in the room: nothing changes (the results stay visible until cleanup).
+ * - Playing: the host leaving ends the game (endedBy = host id, results stay visible); anyone else
+ *   leaves the table (see `leaveTable`).
+ * - Ended, or not in the room: nothing changes (the results stay visible until idle cleanup).
  */
-export function leave(
-  d: Draft,
-  actorId: string,
-  leaveTable: (d: Draft, playerId: string) => void,
-  endByHost: (d: Draft) => void,
-): Outcome | typeof UNCHANGED {
+export function leave(d: Draft, actorId: string): Outcome | typeof UNCHANGED {
   const p = d.players[actorId];
   if (p === undefined || d.room.status === 'ENDED') return UNCHANGED;
   if (d.room.status === 'LOBBY') {
@@ -30,21 +29,16 @@ export function leave(
     return null;
   }
   emit(d, { type: 'playerLeft', playerId: actorId, name: p.name });
-  if (actorId === d.room.hostId) endByHost(d);
+  if (actorId === d.room.hostId) finishGame(d, actorId);
   else leaveTable(d, actorId);
   return null;
 }
 
 /**
  * remove (host): deny a pending player or remove a seated one. The host cannot remove themself.
- * During play a seated player is handled by `leaveTable`; pending players simply disappear.
+ * In the lobby the player disappears; during play see `leaveTable`.
  */
-export function remove(
-  d: Draft,
-  actorId: string,
-  playerId: string,
-  leaveTable: (d: Draft, playerId: string) => void,
-): Outcome {
+export function remove(d: Draft, actorId: string, playerId: string): Outcome {
   if (actorId !== d.room.hostId) return MSG.onlyHostRemove;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   const p = d.players[playerId];
@@ -54,4 +48,46 @@ export function remove(
   if (d.room.status === 'LOBBY') dropPlayer(d, playerId);
   else leaveTable(d, playerId);
   return null;
+}
+
+/**
+ * A player leaves the table during play. A pending player simply disappears. A seated one is folded
+ * (chips already in the pots stay there as dead money), leaves the players map and keeps a ledger
+ * entry with their stack and investment (merged with an earlier entry of the same id). If it was
+ * their turn the turn passes on; if one player is left in the hand they win it.
+ */
+export function leaveTable(d: Draft, playerId: string): void {
+  const p = d.players[playerId];
+  if (p === undefined) return;
+  if (!p.isApproved) {
+    dropPlayer(d, playerId);
+    return;
+  }
+  const seat = p.joinedAt;
+  const wasTurn = d.gs.currentTurnPlayerId === playerId;
+  if (p.totalPotContribution > 0) {
+    const departed = { ...(d.gs.departedContributions ?? {}) };
+    departed[playerId] = (departed[playerId] ?? 0) + p.totalPotContribution;
+    d.gs.departedContributions = departed;
+  }
+  const previous = d.room.ledger.find((e) => e.id === playerId);
+  const finalChips = p.stack + (previous?.finalChips ?? 0);
+  const totalInvestment = p.totalInvestment + (previous?.totalInvestment ?? 0);
+  const entry: LedgerEntry = {
+    id: playerId,
+    name: p.name,
+    finalChips,
+    totalInvestment,
+    netResult: finalChips - totalInvestment,
+    leftAt: d.now,
+  };
+  d.room.ledger = [...d.room.ledger.filter((e) => e.id !== playerId), entry];
+  dropPlayer(d, playerId);
+  if (wasTurn) {
+    d.gs.currentTurnPlayerId = null;
+    progress(d, seat);
+  } else {
+    const holder = d.gs.currentTurnPlayerId === null ? undefined : d.players[d.gs.currentTurnPlayerId];
+    progress(d, holder?.joinedAt ?? seat, holder !== undefined);
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
 import { createRoom } from './room';
-import { deepFreeze, player, refuse, run, runWithEvents } from './test-helpers';
+import { deepFreeze, lobby, player, refuse, run, runWithEvents } from './test-helpers';
 
 const base = () =>
   createRoom({ roomCode: 'ABCDE', hostId: 'h', hostName: '  Hana ', startingChips: 5_000, now: 100 });
@@ -159,6 +159,23 @@ describe('join', () => {
       room = run(room, `u${i}`, { type: 'join', name: `U${i}`, startingChips: 100 });
     expect(Object.keys(room.players)).toHaveLength(10);
     expect(refuse(room, 'late', { type: 'join', name: 'Late', startingChips: 100 })).toBe('Room is full.');
+  });
+
+  it('refuses joining an ended game', () => {
+    let room = lobby([1_000, 1_000]);
+    room = run(room, 'p0', { type: 'startGame' });
+    room = run(room, 'p0', { type: 'endGame' });
+    expect(refuse(room, 'x', { type: 'join', name: 'Xavier', startingChips: 1_000 })).toBe(
+      'This game has already ended.',
+    );
+  });
+
+  it('lets a player join during play; once approved they sit out the hand in progress', () => {
+    let room = run(lobby([1_000, 1_000]), 'p0', { type: 'startGame' });
+    room = run(room, 'late', { type: 'join', name: 'Late', startingChips: 1_000 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'late' });
+    expect(player(room, 'late')).toMatchObject({ isApproved: true, status: 'active', isActive: false });
+    expect(room.gameState.currentTurnPlayerId).not.toBe('late');
   });
 });
 

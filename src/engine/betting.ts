@@ -1,0 +1,218 @@
+/**
+ * Betting: the four actions, raise limits and when a betting round is complete.
+ */
+import { type Draft, edit, emit } from './draft';
+import type { Outcome } from './lobby';
+import { MSG, maxEffectiveBet, minimumRaise, notEnoughChips } from './messages';
+import { potTotal } from './pots';
+import { seatIds } from './room';
+import { canAct, inHand, needsToAct, nextSeat } from './seats';
+import type { ActionType, AutoAdvancedReason, GameState, Player, RaiseLimits, Room, Settings } from './types';
+
+/** The highest current-round bet among players still in the hand (folded bets do not count). */
+export function highestBet(players: Record<string, Player>): number {
+  let max = 0;
+  for (const id in players) {
+    const p = players[id] as Player;
+    if (inHand(p) && p.currentRoundBet > max) max = p.currentRoundBet;
+  }
+  return max;
+}
+
+/**
+ * The minimum raise increment (SPEC section 5): the base (the hand's big blind) when no bet is
+ * open or pre-flop with only the blinds in; otherwise the last raise's increase if any, else the base.
+ */
+export function minRaise(gs: GameState, settings: Settings, highest: number): number {
+  const base = gs.blinds?.bigBlind ?? settings.bigBlind;
+  if (highest === 0) return base;
+  if (gs.stage === 'PRE_FLOP' && gs.lastRaiseAmount === 0) return base;
+  return gs.lastRaiseAmount > 0 ? gs.lastRaiseAmount : base;
+}
+
+/** True when the room is in a betting stage and it is `playerId`'s turn. */
+function isTurnOf(room: Room, playerId: string): boolean {
+  return (
+    room.status === 'PLAYING' &&
+    room.gameState.stage !== 'SHOWDOWN' &&
+    room.gameState.currentTurnPlayerId === playerId
+  );
+}
+
+/**
+ * What `playerId` may raise to right now (SPEC section 5), or null unless it is their turn in a
+ * betting stage. min = highest bet + minimum raise (may exceed max: then only all-in or call);
+ * max = own bet + stack, capped by the largest bet + stack among opponents still in the hand;
+ * pot = own round bet + the pots (which already hold the round's bets), capped at max.
+ */
+export function raiseLimits(room: Room, playerId: string): RaiseLimits | null {
+  if (!isTurnOf(room, playerId)) return null;
+  const me = room.players[playerId];
+  if (me === undefined) return null;
+  const highest = highestBet(room.players);
+  const step = minRaise(room.gameState, room.settings, highest);
+  const own = me.currentRoundBet + me.stack;
+  let opponents = -1;
+  for (const id in room.players) {
+    const p = room.players[id] as Player;
+    if (id !== playerId && inHand(p)) opponents = Math.max(opponents, p.currentRoundBet + p.stack);
+  }
+  const max = opponents < 0 ? own : Math.min(own, opponents);
+  return {
+    min: highest + step,
+    max,
+    pot: Math.min(me.currentRoundBet + potTotal(room.gameState.pots), max),
+    limitedByOpponents: max < own,
+    currentBet: me.currentRoundBet,
+    stack: me.stack,
+    minRaise: step,
+    highestBet: highest,
+  };
+}
+
+/** Why `actorId` may not act now, or null when it is their turn in a betting stage. */
+function actError(d: Draft, actorId: string): string | null {
+  const p = d.players[actorId];
+  if (p === undefined || !p.isApproved) return MSG.notInGame;
+  if (d.room.status === 'ENDED') return MSG.gameEnded;
+  if (d.room.status !== 'PLAYING' || d.gs.stage === 'SHOWDOWN' || d.gs.currentTurnPlayerId === null)
+    return MSG.noBetting;
+  if (!p.isActive) return MSG.notInHand;
+  if (p.hasFolded) return MSG.alreadyFolded;
+  if (p.isAllIn) return MSG.alreadyAllIn;
+  if (d.gs.currentTurnPlayerId !== actorId) return MSG.notYourTurn;
+  return null;
+}
+
+/**
+ * act: FOLD, CALL (a check when nothing is owed; all-in when the stack is short), RAISE (amount is
+ * the total bet; a raise of exactly bet + stack is an all-in and always accepted) or ALL_IN.
+ * A bet above the highest reopens the action for everyone else who can still act and records the
+ * increase as lastRaiseAmount. Moving the turn on is the caller's job (see hand.ts `progress`).
+ */
+export function act(d: Draft, actorId: string, action: ActionType, amount: number | undefined): Outcome {
+  const error = actError(d, actorId);
+  if (error !== null) return error;
+  const p = edit(d, actorId);
+  const highest = highestBet(d.players);
+  let target: number; // the player's round bet after the action
+  let recorded: ActionType = action;
+  switch (action) {
+    case 'FOLD':
+      p.hasFolded = true;
+      p.hasActedThisRound = true;
+      emit(d, {
+        type: 'playerActed',
+        playerId: p.id,
+        name: p.name,
+        action,
+        amount: 0,
+        totalBet: p.currentRoundBet,
+        allIn: false,
+      });
+      return null;
+    case 'CALL':
+      target = Math.min(highest, p.currentRoundBet + p.stack);
+      if (target < p.currentRoundBet) target = p.currentRoundBet;
+      break;
+    case 'ALL_IN':
+      target = p.currentRoundBet + p.stack;
+      break;
+    case 'RAISE': {
+      if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) return MSG.invalidAmount;
+      const own = p.currentRoundBet + p.stack;
+      if (amount > own) return notEnoughChips(own);
+      if (amount === own) {
+        recorded = 'ALL_IN';
+      } else {
+        const limits = raiseLimits(d.room, actorId) as RaiseLimits;
+        if (amount > limits.max) return maxEffectiveBet(limits.max);
+        if (amount < limits.min) return minimumRaise(limits.minRaise, limits.min);
+      }
+      target = amount;
+      break;
+    }
+    default:
+      return unknownAction(action);
+  }
+  const pay = target - p.currentRoundBet;
+  if (pay > 0) {
+    p.stack -= pay;
+    p.currentRoundBet = target;
+    p.totalPotContribution += pay;
+    p.lastChipUpdate = d.now;
+  }
+  if (p.stack === 0) p.isAllIn = true;
+  p.hasActedThisRound = true;
+  if (target > highest) {
+    d.gs.lastRaiseAmount = target - highest;
+    reopen(d, actorId);
+  }
+  emit(d, {
+    type: 'playerActed',
+    playerId: p.id,
+    name: p.name,
+    action: recorded,
+    amount: pay,
+    totalBet: p.currentRoundBet,
+    allIn: p.isAllIn,
+  });
+  return null;
+}
+
+function unknownAction(_action: never): string {
+  return MSG.unknownCommand;
+}
+
+/** After a raise: everyone else who can still act must act again. */
+function reopen(d: Draft, raiserId: string): void {
+  for (const id of seatIds(d)) {
+    const p = d.players[id] as Player;
+    if (id !== raiserId && p.hasActedThisRound && canAct(p)) edit(d, id).hasActedThisRound = false;
+  }
+}
+
+/** Where a betting round stands. */
+export type RoundState =
+  /** At most one player is left in the hand (`winner` null if none). */
+  | { kind: 'lastPlayer'; winner: Player | null; remaining: number }
+  /** More than one player left but nobody can bet any more. */
+  | { kind: 'noBetting'; reason: AutoAdvancedReason; remaining: number }
+  /** Everyone who can act has acted and matched the highest bet. */
+  | { kind: 'complete'; remaining: number }
+  /** `next` is to act. */
+  | { kind: 'open'; next: Player };
+
+/**
+ * Classifies the round (SPEC section 4, "Betting round completion"). The next player to act is
+ * searched clockwise after seat `fromSeat` (inclusive of it with `inclusive`).
+ * A lone player who can still bet is not asked to act when they already match the highest bet:
+ * nobody could answer a raise (reason LAST_PLAYER_RESPONDED if they acted this round, else
+ * BETTING_CAPPED_BY_ALL_IN).
+ */
+export function roundState(d: Draft, fromSeat: number, inclusive = false): RoundState {
+  let remaining = 0;
+  let last: Player | null = null;
+  let able = 0;
+  let lastAble: Player | null = null;
+  for (const id of seatIds(d)) {
+    const p = d.players[id] as Player;
+    if (!inHand(p)) continue;
+    remaining++;
+    last = p;
+    if (canAct(p)) {
+      able++;
+      lastAble = p;
+    }
+  }
+  if (remaining <= 1) return { kind: 'lastPlayer', winner: last, remaining };
+  const highest = highestBet(d.players);
+  if (able === 0) return { kind: 'noBetting', reason: 'ALL_REMAINING_ALL_IN', remaining };
+  if (able === 1 && lastAble !== null && lastAble.currentRoundBet >= highest) {
+    const reason = lastAble.hasActedThisRound ? 'LAST_PLAYER_RESPONDED' : 'BETTING_CAPPED_BY_ALL_IN';
+    return { kind: 'noBetting', reason, remaining };
+  }
+  const next = nextSeat(d, fromSeat, (p) => needsToAct(p, highest), inclusive);
+  if (next === null) return { kind: 'complete', remaining };
+  return { kind: 'open', next };
+}

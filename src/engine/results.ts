@@ -1,0 +1,78 @@
+/**
+ * Results: ending the game (by the host, by the host leaving, or automatically), with every chip
+ * of an unfinished hand returned first, then final chips, net results and the winner flags.
+ */
+import { type Draft, edit, emit } from './draft';
+import { hostPlayingError } from './hand';
+import type { Outcome } from './lobby';
+import type { LedgerEntry, Player } from './types';
+
+/**
+ * Ends the game now. Chips committed to the unfinished hand go back to their owners (players who
+ * already left get theirs back in their ledger entry), so the pots are emptied. Then each player
+ * gets finalChips = stack and netResult = finalChips - totalInvestment; isWinner marks the approved
+ * player(s) with the most final chips (none when everyone is chipless), isLoser a negative net result.
+ */
+export function finishGame(d: Draft, endedBy: string): void {
+  for (const id in d.players) {
+    const p = d.players[id] as Player;
+    if (p.totalPotContribution > 0) {
+      const q = edit(d, id);
+      q.stack += q.totalPotContribution;
+      q.lastChipUpdate = d.now;
+      emit(d, { type: 'betReturned', playerId: id, name: q.name, amount: q.totalPotContribution });
+    }
+  }
+  const departed = d.gs.departedContributions ?? {};
+  if (Object.keys(departed).length > 0) {
+    d.room.ledger = d.room.ledger.map((e): LedgerEntry => {
+      const back = departed[e.id] ?? 0;
+      if (back === 0) return e;
+      emit(d, { type: 'betReturned', playerId: e.id, name: e.name, amount: back });
+      const finalChips = e.finalChips + back;
+      return { ...e, finalChips, netResult: finalChips - e.totalInvestment };
+    });
+  }
+  let best = 0;
+  for (const id in d.players) {
+    const p = d.players[id] as Player;
+    if (p.isApproved && p.stack > best) best = p.stack;
+  }
+  for (const id in d.players) {
+    const p = edit(d, id);
+    p.currentRoundBet = 0;
+    p.totalPotContribution = 0;
+    p.finalChips = p.stack;
+    p.netResult = p.stack - p.totalInvestment;
+    p.isWinner = p.isApproved && best > 0 && p.stack === best;
+    p.isLoser = p.netResult < 0;
+  }
+  const gs = d.gs;
+  d.room.status = 'ENDED';
+  gs.status = 'ENDED';
+  gs.endedAt = d.now;
+  gs.endedBy = endedBy;
+  gs.currentTurnPlayerId = null;
+  gs.canAdvanceStage = false;
+  gs.nextStage = null;
+  gs.nextStageName = null;
+  gs.pots = [];
+  gs.departedContributions = {};
+  emit(d, { type: 'gameEnded', endedBy });
+}
+
+/** endGame (host, while playing). */
+export function endGame(d: Draft, actorId: string): Outcome {
+  const error = hostPlayingError(d, actorId);
+  if (error !== null) return error;
+  finishGame(d, actorId);
+  return null;
+}
+
+/** Ends the game with endedBy 'auto' when, at SHOWDOWN, at most one player is still active. */
+export function autoEnd(d: Draft): void {
+  if (d.room.status !== 'PLAYING' || d.gs.stage !== 'SHOWDOWN') return;
+  let active = 0;
+  for (const id in d.players) if ((d.players[id] as Player).isActive) active++;
+  if (active <= 1) finishGame(d, 'auto');
+}
