@@ -1,0 +1,82 @@
+/** Integration: idle rooms are deleted; rooms with a connected player count as active. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { okData, sleep, startServer, TestClient, type TestServer } from './test-helpers';
+
+let server: TestServer | undefined;
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await server?.close();
+  server = undefined;
+});
+
+async function hostRoom(s: TestServer): Promise<{ host: TestClient; code: string }> {
+  const host = await TestClient.connect(s.url);
+  clients.push(host);
+  return { host, code: okData(await host.createRoom('Hana', 5000)).room.roomCode };
+}
+
+describe('idle room cleanup', () => {
+  it('deletes rooms idle longer than ROOM_IDLE_MS; keeps rooms with a connected player (fake clock)', async () => {
+    let t = 1_900_000_000_000;
+    server = await startServer({
+      now: () => t,
+      env: { ROOM_IDLE_MS: '600000', CLEANUP_INTERVAL_MS: '3600000' },
+    });
+    const watched = await hostRoom(server);
+    const abandoned = await hostRoom(server);
+    const recent = await hostRoom(server);
+    abandoned.host.close();
+    recent.host.close();
+    await sleep(50);
+
+    t += 9 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 1, deleted: 0 });
+    // The recent room gets a command, so its activity moves on.
+    const again = await TestClient.connect(server.url, { token: recent.host.token });
+    clients.push(again);
+    await again.must(recent.code, { type: 'updateSettings', smallBlind: 100, bigBlind: 200 });
+    again.close();
+    await sleep(50);
+
+    t += 2 * 60_000; // 11 minutes after creation
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 1, deleted: 1 });
+    expect(await server.store.load(abandoned.code)).toBeNull();
+    expect(await server.store.load(watched.code)).not.toBeNull();
+    expect(await server.store.load(recent.code)).not.toBeNull();
+
+    t += 10 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 1, deleted: 1 });
+    expect(await server.store.load(recent.code)).toBeNull();
+    // Still connected, so still there, hours later.
+    t += 5 * 60 * 60_000;
+    await server.app.cleanup.runOnce();
+    expect(await server.store.load(watched.code)).not.toBeNull();
+    expect(okData(await watched.host.resume(watched.code)).version).toBe(1);
+  });
+
+  it('runs on its own every CLEANUP_INTERVAL_MS (real clock)', async () => {
+    server = await startServer({ env: { ROOM_IDLE_MS: '300', CLEANUP_INTERVAL_MS: '100' } });
+    const watched = await hostRoom(server);
+    const abandoned = await hostRoom(server);
+    abandoned.host.close();
+    const deadline = Date.now() + 5000;
+    while ((await server.store.load(abandoned.code)) !== null && Date.now() < deadline) await sleep(50);
+    expect(await server.store.load(abandoned.code)).toBeNull();
+    expect(await server.store.load(watched.code)).not.toBeNull();
+    expect(watched.host.gone).toEqual([]);
+  });
+
+  it('a room expiring while a player watches it from elsewhere tells them gone {expired}', async () => {
+    let t = 1_900_000_000_000;
+    server = await startServer({ now: () => t, env: { CLEANUP_INTERVAL_MS: '3600000' } });
+    const { host, code } = await hostRoom(server);
+    // Another process's socket: simulated by expiring through the service while this one is counted out.
+    t += 11 * 60_000;
+    expect(await server.app.service.expire(code, () => false)).toBe(true);
+    await host.waitFor(() => host.gone.length > 0);
+    expect(host.gone).toEqual([{ roomCode: code, reason: 'expired' }]);
+    expect(await host.resume(code)).toEqual({ ok: false, error: 'Room not found' });
+  });
+});

@@ -1,0 +1,189 @@
+/** Integration: the HTTP side (health, JSON API, analytics beacons, the static site and its head tags). */
+import { rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGES } from '../shared/pages';
+import { dailyKey, TOTAL_HANDS_DEALT } from './analytics';
+import { fakeWebDir, getJson, startServer, type TestServer } from './test-helpers';
+
+let server: TestServer;
+let webDir: string;
+
+/** A raw GET (fetch would decompress and hide the encoding). */
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  webDir = fakeWebDir();
+  server = await startServer({
+    webDir,
+    env: { CONTACT_EMAIL: 'hello@chipless.test', SUPPORT_URL: 'https://support.chipless.test/' },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(webDir, { recursive: true, force: true });
+});
+
+describe('JSON API', () => {
+  it('GET /healthz answers ok', async () => {
+    expect(await getJson(server.url, '/healthz')).toEqual({ status: 200, body: { ok: true } });
+  });
+
+  it('GET /api/stats answers the all-time hands dealt', async () => {
+    expect(await getJson(server.url, '/api/stats')).toEqual({ status: 200, body: { totalHandsDealt: 0 } });
+    await server.store.increment({ [TOTAL_HANDS_DEALT]: 42 });
+    expect(await getJson(server.url, '/api/stats')).toEqual({ status: 200, body: { totalHandsDealt: 42 } });
+  });
+
+  it('GET /api/config answers the contact e-mail and support link', async () => {
+    expect(await getJson(server.url, '/api/config')).toEqual({
+      status: 200,
+      body: { contactEmail: 'hello@chipless.test', supportUrl: 'https://support.chipless.test/' },
+    });
+  });
+
+  it('unknown API paths are 404 JSON; wrong methods 405', async () => {
+    expect((await getJson(server.url, '/api/nope')).status).toBe(404);
+    expect((await fetch(`${server.url}/api/stats`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${server.url}/api/analytics/visit`)).status).toBe(405);
+  });
+
+  it('POST /api/analytics/visit counts page visits and new sessions', async () => {
+    const post = (body: unknown) =>
+      fetch(`${server.url}/api/analytics/visit`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await post({ sessionId: 's1', newSession: true })).status).toBe(204);
+    expect((await post({ sessionId: 's1', newSession: false })).status).toBe(204);
+    expect((await post({ sessionId: 's1' })).status).toBe(400);
+    expect((await post('x'.repeat(5000))).status).toBe(413);
+    const today = Date.now();
+    const counters = await server.store.readCounters([
+      dailyKey(today, 'page_visits'),
+      'all_time_stats/total_page_visits',
+      dailyKey(today, 'sessions/count'),
+      'all_time_stats/sessions/count',
+    ]);
+    expect(Object.values(counters)).toEqual([2, 2, 1, 1]);
+  });
+
+  it('POST /api/analytics/session adds whole minutes (text/plain bodies from sendBeacon too)', async () => {
+    const res = await fetch(`${server.url}/api/analytics/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ sessionId: 's1', minutes: 12 }),
+    });
+    expect(res.status).toBe(204);
+    const bad = await fetch(`${server.url}/api/analytics/session`, {
+      method: 'POST',
+      body: JSON.stringify({ sessionId: 's1', minutes: 1.5 }),
+    });
+    expect(bad.status).toBe(400);
+    expect(
+      (await server.store.readCounters(['all_time_stats/sessions/totalMinutes']))[
+        'all_time_stats/sessions/totalMinutes'
+      ],
+    ).toBe(12);
+  });
+});
+
+describe('static site', () => {
+  for (const page of Object.values(PAGES)) {
+    it(`${page.path} is the app with its own title, description and absolute canonical link`, async () => {
+      const res = await fetch(`${server.url}${page.path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      const html = await res.text();
+      const esc = (s: string) => s.replace(/&/g, '&#38;').replace(/'/g, '&#39;').replace(/"/g, '&#34;');
+      expect(html).toContain(`<title>${esc(page.title)}</title>`);
+      expect(html).toContain(`<meta name="description" content="${esc(page.description)}" />`);
+      expect(html).toContain(`<link rel="canonical" href="${server.url}${page.path}" />`);
+      expect(html).not.toContain('Placeholder');
+      expect(html).not.toContain('placeholder.invalid');
+      expect(html.match(/<title>/g)).toHaveLength(1);
+      expect(html).toContain('<div id="root"></div>');
+    });
+  }
+
+  it('/about/ (trailing slash) is /about', async () => {
+    const html = await (await fetch(`${server.url}/about/`)).text();
+    expect(html).toContain(`<link rel="canonical" href="${server.url}/about" />`);
+  });
+
+  it('PUBLIC_URL makes the canonical link', async () => {
+    const other = await startServer({ webDir, env: { PUBLIC_URL: 'https://chipless.example/' } });
+    try {
+      const html = await (await fetch(`${other.url}/faq`)).text();
+      expect(html).toContain('<link rel="canonical" href="https://chipless.example/faq" />');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a forged Host header cannot inject markup', async () => {
+    const res = await rawGet(`${server.url}/about`, { Host: 'evil"><script>x</script>' });
+    expect(res.body.toString()).not.toContain('<script>x');
+  });
+
+  it('hashed assets are cached for a year; compressed with brotli or gzip when asked', async () => {
+    const plain = await rawGet(`${server.url}/assets/index-abc123.js`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const br = await rawGet(`${server.url}/assets/index-abc123.js`, {
+      'Accept-Encoding': 'gzip, deflate, br',
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body)).toEqual(plain.body);
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    const gz = await rawGet(`${server.url}/assets/index-abc123.js`, { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body)).toEqual(plain.body);
+  });
+
+  it('other files are served revalidated; missing files 404; paths cannot escape the web dir', async () => {
+    const robots = await rawGet(`${server.url}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(robots.headers['cache-control']).toBe('no-cache');
+    expect((await rawGet(`${server.url}/assets/missing.js`)).status).toBe(404);
+    expect((await rawGet(`${server.url}/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await rawGet(`${server.url}/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+  });
+
+  it('unknown routes get the app with status 404 (its own not-found view)', async () => {
+    const res = await fetch(`${server.url}/no/such/page`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('<div id="root"></div>');
+  });
+
+  it('HEAD works like GET without a body', async () => {
+    const res = await fetch(`${server.url}/about`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+
+  it('without a built web app, pages answer 503 and the API still works', async () => {
+    const bare = await startServer({ webDir: '/nonexistent-chipless-web' });
+    try {
+      expect((await fetch(`${bare.url}/`)).status).toBe(503);
+      expect((await getJson(bare.url, '/healthz')).status).toBe(200);
+    } finally {
+      await bare.close();
+    }
+  });
+});

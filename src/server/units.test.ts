@@ -1,0 +1,157 @@
+/** Unit tests of the server's small pure parts: identity tokens, token buckets, config, analytics mapping. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { countersForEvents, dailyKey, TOTAL_HANDS_DEALT } from './analytics';
+import { ConfigError, loadConfig, readOrCreateSecretFile } from './config';
+import { createIdentity } from './identity';
+import { KeyedRateLimiter, TokenBucket } from './rate-limit';
+import { randomRoomCode } from './room-service';
+import { escapeHtml, injectPageMeta } from './static-site';
+
+describe('identity', () => {
+  const identity = createIdentity('a-test-secret-of-some-length');
+
+  it('issues tokens that verify to their player id', () => {
+    const creds = identity.issue();
+    expect(identity.verify(creds.token)).toBe(creds.playerId);
+    expect(identity.credentialsFor(creds.playerId)).toEqual(creds);
+  });
+
+  it('rejects tokens signed with another secret, tampered ones and junk', () => {
+    const creds = identity.issue();
+    const other = createIdentity('another-secret-entirely-123');
+    expect(other.verify(creds.token)).toBeNull();
+    expect(identity.verify(`x${creds.token}`)).toBeNull();
+    expect(identity.verify(`${creds.token.slice(0, -2)}AA`)).toBeNull();
+    for (const junk of [undefined, null, 42, {}, '', '.', 'abc', 'a.b.c', 'x'.repeat(1000)]) {
+      expect(identity.verify(junk)).toBeNull();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('a token bucket allows a burst, then the refill rate', () => {
+    const b = new TokenBucket(2, 4, 0);
+    expect([1, 2, 3, 4, 5].map(() => b.take(0))).toEqual([true, true, true, true, false]);
+    expect(b.take(499)).toBe(false);
+    expect(b.take(500)).toBe(true);
+    expect(b.take(500)).toBe(false);
+    expect(b.isFull(10_000)).toBe(true);
+  });
+
+  it('a keyed limiter keeps one bucket per key and forgets full ones', () => {
+    const l = new KeyedRateLimiter(1, 2);
+    expect([l.take('a', 0), l.take('a', 0), l.take('a', 0), l.take('b', 0)]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
+    expect(l.size).toBe(2);
+    l.sweep(60_000);
+    expect(l.size).toBe(0);
+  });
+});
+
+describe('config', () => {
+  it('defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      store: 'sqlite',
+      roomIdleMs: 600_000,
+      cleanupIntervalMs: 300_000,
+      logLevel: 'info',
+      contactEmail: '',
+      supportUrl: '',
+      publicUrl: undefined,
+      sessionSecret: undefined,
+      trustProxy: false,
+    });
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('parses and validates', () => {
+    expect(loadConfig({ PORT: '8080', PUBLIC_URL: 'https://x.example/', TRUST_PROXY: 'true' })).toMatchObject(
+      {
+        port: 8080,
+        publicUrl: 'https://x.example',
+        trustProxy: true,
+      },
+    );
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ STORE: 'mongo' })).toThrow(/STORE/);
+    expect(() => loadConfig({ STORE: 'redis' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+    expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+    expect(loadConfig({ SESSION_SECRET: '' }).sessionSecret).toBeUndefined();
+  });
+
+  it('the generated session secret is created once and kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chipless-secret-'));
+    try {
+      const a = readOrCreateSecretFile(dir);
+      expect(a.length).toBeGreaterThanOrEqual(32);
+      expect(readOrCreateSecretFile(dir)).toBe(a);
+      writeFileSync(join(dir, 'session-secret'), 'short\n');
+      expect(() => readOrCreateSecretFile(dir)).toThrow(ConfigError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('analytics mapping', () => {
+  const now = Date.UTC(2026, 10, 21, 23, 59);
+
+  it('counts host commands only', () => {
+    expect(countersForEvents([{ type: 'gameStarted' }], false, now)).toEqual({});
+  });
+
+  it('maps events to the spec counters', () => {
+    expect(dailyKey(now, 'games_started')).toBe('daily_analytics/2026-11-21/games_started');
+    expect(
+      countersForEvents(
+        [
+          { type: 'gameStarted' },
+          { type: 'handStarted', handNumber: 1, dealerId: 'a' },
+          { type: 'playerApproved', playerId: 'b', name: 'B' },
+          { type: 'playerApproved', playerId: 'c', name: 'C' },
+          { type: 'rebuy', playerId: 'b', name: 'B', amount: 100 },
+          { type: 'handCompleted', handNumber: 1 },
+          { type: 'gameEnded', endedBy: 'a' },
+          { type: 'stageChanged', stage: 'FLOP' },
+        ],
+        true,
+        now,
+      ),
+    ).toEqual({
+      'daily_analytics/2026-11-21/games_started': 1,
+      'daily_analytics/2026-11-21/hands_completed': 1,
+      [TOTAL_HANDS_DEALT]: 1,
+      'daily_analytics/2026-11-21/players_joined': 2,
+      'daily_analytics/2026-11-21/rebuys_processed': 1,
+      'daily_analytics/2026-11-21/games_ended': 1,
+    });
+  });
+});
+
+describe('room codes and page meta', () => {
+  it('room codes are 5 characters of A-Z0-9', () => {
+    for (let i = 0; i < 200; i++) expect(randomRoomCode()).toMatch(/^[A-Z0-9]{5}$/);
+  });
+
+  it('injects head tags even when index.html has none', () => {
+    const html = injectPageMeta(
+      '<html><head></head><body></body></html>',
+      { path: '/faq', title: 'A & "B"', description: '<d>' },
+      'https://x/faq',
+    );
+    expect(html).toContain('<title>A &#38; &#34;B&#34;</title>');
+    expect(html).toContain('<meta name="description" content="&#60;d&#62;" />');
+    expect(html).toContain('<link rel="canonical" href="https://x/faq" />');
+    expect(escapeHtml(`'`)).toBe('&#39;');
+  });
+});
