@@ -1,0 +1,359 @@
+/**
+ * Property tests: random legal and illegal command sequences over 2-10 players with random stacks,
+ * blinds, rebuys, removals, leaves and raises of random sizes. After every command the invariants
+ * below must hold; refused commands must leave the (deep-frozen) input untouched.
+ */
+import fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { raiseLimits } from './betting';
+import { applyCommand } from './commands';
+import { settle } from './settlement';
+import { deepFreeze, lobby } from './test-helpers';
+import type { ActionType, Command, Room } from './types';
+
+/** One random intent; interpreted against the current room so most of them are meaningful. */
+type Intent =
+  | { kind: 'act'; who: 'turn' | number; action: ActionType; frac: number; raw: number; legal: boolean }
+  | { kind: 'advance'; who: 'host' | number }
+  | { kind: 'declare'; pick: number; byPot: boolean; bogus: boolean }
+  | { kind: 'newHand'; who: 'host' | number }
+  | { kind: 'rebuy'; target: number; amount: number }
+  | { kind: 'remove'; target: number }
+  | { kind: 'leave'; target: number; host: boolean }
+  | { kind: 'join'; name: number; chips: number }
+  | { kind: 'approve'; target: number }
+  | { kind: 'settings'; sb: number; bb: number }
+  | { kind: 'endGame'; byHost: boolean };
+
+const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
+const intent: fc.Arbitrary<Intent> = fc.oneof(
+  {
+    weight: 60,
+    arbitrary: fc.record({
+      kind: fc.constant('act' as const),
+      who,
+      action: fc.constantFrom<ActionType>('FOLD', 'CALL', 'CALL', 'CALL', 'RAISE', 'RAISE', 'ALL_IN'),
+      frac: fc.double({ min: 0, max: 1, noNaN: true }),
+      raw: fc.integer({ min: -100, max: 200_000 }),
+      legal: fc.boolean(),
+    }),
+  },
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      who: fc.oneof(fc.constant('host' as const), fc.nat(12)),
+    }),
+  },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('declare' as const),
+      pick: fc.nat(1023),
+      byPot: fc.boolean(),
+      bogus: fc.boolean(),
+    }),
+  },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('newHand' as const),
+      who: fc.oneof(fc.constant('host' as const), fc.nat(12)),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('rebuy' as const),
+      target: fc.nat(12),
+      amount: fc.integer({ min: -10, max: 50_000 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), target: fc.nat(12) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('leave' as const),
+      target: fc.nat(12),
+      host: fc.nat(9).map((n) => n === 0),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('join' as const),
+      name: fc.nat(30),
+      chips: fc.integer({ min: 50, max: 50_000 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('approve' as const), target: fc.nat(12) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('settings' as const),
+      sb: fc.integer({ min: 0, max: 600 }),
+      bb: fc.integer({ min: 0, max: 1_200 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('endGame' as const), byHost: fc.nat(4).map((n) => n === 0) }),
+  },
+);
+
+const setup = fc.record({
+  stacks: fc.array(fc.integer({ min: 100, max: 100_000 }), { minLength: 2, maxLength: 10 }),
+  sb: fc.integer({ min: 1, max: 500 }),
+  extra: fc.integer({ min: 0, max: 500 }),
+});
+
+const ids = (room: Room) => Object.keys(room.players);
+const pickId = (room: Room, n: number): string => {
+  const all = ids(room);
+  return n < all.length ? (all[n] as string) : `ghost-${n}`;
+};
+
+/** Turns an intent into an actor and a command for the current room. */
+function toCommand(room: Room, it: Intent): { actor: string; command: Command } {
+  const host = room.hostId;
+  switch (it.kind) {
+    case 'act': {
+      const actor =
+        it.who === 'turn' ? (room.gameState.currentTurnPlayerId ?? pickId(room, 0)) : pickId(room, it.who);
+      if (it.action !== 'RAISE') return { actor, command: { type: 'act', action: it.action } };
+      const limits = raiseLimits(room, actor);
+      let amount = it.raw;
+      if (it.legal && limits !== null && limits.min <= limits.max)
+        amount = limits.min + Math.floor(it.frac * (limits.max - limits.min));
+      return { actor, command: { type: 'act', action: 'RAISE', amount } };
+    }
+    case 'advance':
+      return { actor: it.who === 'host' ? host : pickId(room, it.who), command: { type: 'advanceStage' } };
+    case 'declare': {
+      const live = Object.values(room.players).filter((p) => p.isActive && !p.hasFolded);
+      const winners = live.filter((_, i) => (it.pick >> i) & 1).map((p) => p.id);
+      if (winners.length === 0 && live[0]) winners.push(live[0].id);
+      if (it.bogus) winners.push('nobody');
+      if (!it.byPot) return { actor: host, command: { type: 'declareWinners', winnerIds: winners } };
+      const byPot: Record<string, string[]> = {};
+      for (const pot of room.gameState.pots) {
+        const mine = pot.eligiblePlayers.filter((id, i) => winners.includes(id) || (it.pick >> (i + 3)) & 1);
+        byPot[pot.id] = mine.length > 0 ? mine : pot.eligiblePlayers.slice(0, 1);
+      }
+      return { actor: host, command: { type: 'declareWinners', winnerIds: [], byPot } };
+    }
+    case 'newHand':
+      return { actor: it.who === 'host' ? host : pickId(room, it.who), command: { type: 'newHand' } };
+    case 'rebuy':
+      return {
+        actor: host,
+        command: { type: 'rebuy', playerId: pickId(room, it.target), amount: it.amount },
+      };
+    case 'remove':
+      return { actor: host, command: { type: 'remove', playerId: pickId(room, it.target) } };
+    case 'leave': {
+      const others = ids(room).filter((id) => id !== host);
+      const actor = it.host || others.length === 0 ? host : (others[it.target % others.length] as string);
+      return { actor, command: { type: 'leave' } };
+    }
+    case 'join':
+      return {
+        actor: `new-${it.name}`,
+        command: { type: 'join', name: `N${it.name % 12}`, startingChips: it.chips },
+      };
+    case 'approve':
+      return { actor: host, command: { type: 'approve', playerId: pickId(room, it.target) } };
+    case 'settings':
+      return { actor: host, command: { type: 'updateSettings', smallBlind: it.sb, bigBlind: it.bb } };
+    case 'endGame':
+      return { actor: it.byHost ? host : pickId(room, 1), command: { type: 'endGame' } };
+  }
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const isCents = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+/** A cheap assertion (vitest's expect is too slow for thousands of checks per run). */
+function check(cond: boolean, message: string): asserts cond {
+  if (!cond) throw new Error(message);
+}
+
+/** Every invariant a room must satisfy between commands. */
+function checkInvariants(room: Room): void {
+  const players = Object.values(room.players);
+  const gs = room.gameState;
+  for (const p of players) {
+    check(isCents(p.stack), `stack of ${p.id}: ${p.stack}`);
+    check(isCents(p.currentRoundBet), `round bet of ${p.id}: ${p.currentRoundBet}`);
+    check(isCents(p.totalPotContribution), `contribution of ${p.id}: ${p.totalPotContribution}`);
+    check(p.currentRoundBet <= p.totalPotContribution, `round bet above contribution for ${p.id}`);
+  }
+  for (const pot of gs.pots) check(isCents(pot.amount), `pot ${pot.id}: ${pot.amount}`);
+  const pots = sum(gs.pots.map((p) => p.amount));
+  // Chips are conserved exactly. After the end, final chips replace the stacks.
+  const held =
+    room.status === 'ENDED'
+      ? sum(players.map((p) => p.finalChips ?? Number.NaN))
+      : sum(players.map((p) => p.stack));
+  const inPlay = held + pots + sum(room.ledger.map((e) => e.finalChips));
+  const invested =
+    sum(players.map((p) => p.totalInvestment)) + sum(room.ledger.map((e) => e.totalInvestment));
+  check(inPlay === invested, `chips not conserved: ${inPlay} vs ${invested}`);
+  // The pots hold exactly what was put in this hand (current round bets included).
+  const departed = sum(Object.values(gs.departedContributions ?? {}));
+  const contributed = sum(players.map((p) => p.totalPotContribution)) + departed;
+  check(pots === contributed, `pots ${pots} vs contributions ${contributed}`);
+  // Pot eligibility: only players still in the hand.
+  for (const pot of gs.pots)
+    for (const id of pot.eligiblePlayers) {
+      const p = room.players[id];
+      check(p?.isActive === true && !p.hasFolded, `ineligible ${id} in ${pot.id}`);
+    }
+  // The turn.
+  const turn = gs.currentTurnPlayerId;
+  if (turn !== null) {
+    check(room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN', 'turn outside betting');
+    check(!gs.canAdvanceStage, 'turn while waiting for an advance');
+    const p = room.players[turn];
+    check(p !== undefined, `turn on absent ${turn}`);
+    check(p.isActive && !p.hasFolded && !p.isAllIn && p.stack > 0, `turn on ${turn} who cannot act`);
+  }
+  // Never stuck: during betting someone is to act or the host can advance.
+  if (room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN')
+    check(turn !== null || gs.canAdvanceStage, 'stuck hand');
+  if (room.status === 'PLAYING' && gs.stage === 'SHOWDOWN')
+    check(players.filter((p) => p.isActive).length > 1, 'showdown with one active player not ended');
+  check(gs.status === room.status, 'status mismatch');
+  check(room.log.length <= 50, 'log too long');
+  if (room.status === 'ENDED') checkEnded(room);
+}
+
+function checkEnded(room: Room): void {
+  const rows = [
+    ...Object.values(room.players).map((p) => ({
+      id: p.id,
+      name: p.name,
+      netResult: p.netResult ?? Number.NaN,
+    })),
+    ...room.ledger.map((e) => ({ id: `ledger-${e.id}`, name: e.name, netResult: e.netResult })),
+  ];
+  for (const p of Object.values(room.players))
+    check(p.netResult === (p.finalChips ?? 0) - p.totalInvestment, `netResult of ${p.id}`);
+  for (const e of room.ledger) check(e.netResult === e.finalChips - e.totalInvestment, `ledger ${e.id}`);
+  check(sum(rows.map((r) => r.netResult)) === 0, 'net results do not sum to 0');
+  const transfers = settle(rows);
+  const nonZero = rows.filter((r) => r.netResult !== 0).length;
+  check(transfers.length <= Math.max(0, nonZero - 1), `${transfers.length} transfers for ${nonZero}`);
+  const balance = new Map(rows.map((r) => [r.id, r.netResult]));
+  for (const t of transfers) {
+    check(t.amount > 0, 'empty transfer');
+    balance.set(t.fromPlayerId, (balance.get(t.fromPlayerId) ?? 0) + t.amount);
+    balance.set(t.toPlayerId, (balance.get(t.toPlayerId) ?? 0) - t.amount);
+  }
+  for (const [id, v] of balance) check(v === 0, `${id} not settled: ${v}`);
+}
+
+/**
+ * From `room`, everyone just calls/checks and the host advances: the hand must reach SHOWDOWN
+ * within a bounded number of commands (each of the 4 rounds needs at most one action per seat).
+ */
+function finishHand(room: Room, now: number): Room {
+  let r = room;
+  const bound = 4 * (Object.keys(r.players).length + 1) + 4;
+  for (let i = 0; i <= bound; i++) {
+    if (r.status !== 'PLAYING' || r.gameState.stage === 'SHOWDOWN') return r;
+    const turn = r.gameState.currentTurnPlayerId;
+    const res =
+      turn !== null
+        ? applyCommand(r, turn, { type: 'act', action: 'CALL' }, now)
+        : applyCommand(r, r.hostId, { type: 'advanceStage' }, now);
+    check(res.ok, res.ok ? '' : res.error);
+    if (res.room === null) return r;
+    r = res.room;
+    checkInvariants(r);
+  }
+  throw new Error(`hand did not reach SHOWDOWN within ${bound} commands`);
+}
+
+describe('engine properties', () => {
+  it('conserves chips, keeps the turn legal and never touches refused input', () => {
+    fc.assert(
+      fc.property(setup, fc.array(intent, { minLength: 10, maxLength: 150, size: 'max' }), (s, intents) => {
+        let room = lobby(s.stacks, [s.sb, s.sb + s.extra]);
+        room = deepFreeze(expectOk(applyCommand(deepFreeze(room), 'p0', { type: 'startGame' }, 2_000)));
+        checkInvariants(room);
+        let now = 3_000;
+        for (const it of intents) {
+          const { actor, command } = toCommand(room, it);
+          const before = JSON.stringify(room);
+          const res = applyCommand(room, actor, command, now);
+          check(JSON.stringify(room) === before, `${command.type} mutated its input`);
+          if (!res.ok) {
+            check(typeof res.error === 'string' && res.error.length > 0, 'empty error');
+            continue;
+          }
+          if (res.room === null) return; // the room was deleted (host left the lobby)
+          room = deepFreeze(res.room);
+          if (res.events.length > 0) check(room.lastActivity === now, 'lastActivity not stamped');
+          checkInvariants(room);
+          now += 7;
+        }
+        if (room.status === 'PLAYING') {
+          room = finishHand(room, now);
+          if (room.status === 'PLAYING') {
+            const end = expectOk(applyCommand(room, room.hostId, { type: 'endGame' }, now + 1));
+            checkInvariants(end);
+          }
+        }
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('every hand reaches SHOWDOWN when players keep calling, from any reachable state', () => {
+    fc.assert(
+      fc.property(
+        setup,
+        fc.array(
+          fc.record({
+            action: fc.constantFrom<ActionType>('CALL', 'RAISE', 'FOLD', 'ALL_IN'),
+            frac: fc.double({ min: 0, max: 1, noNaN: true }),
+          }),
+          { maxLength: 60, size: 'max' },
+        ),
+        (s, moves) => {
+          let room = lobby(s.stacks, [s.sb, s.sb + s.extra]);
+          room = expectOk(applyCommand(room, 'p0', { type: 'startGame' }, 2_000));
+          for (const m of moves) {
+            if (room.status !== 'PLAYING' || room.gameState.stage === 'SHOWDOWN') break;
+            const turn = room.gameState.currentTurnPlayerId;
+            let command: Command = { type: 'advanceStage' };
+            let actor = room.hostId;
+            if (turn !== null) {
+              actor = turn;
+              const limits = raiseLimits(room, turn);
+              command =
+                m.action === 'RAISE' && limits !== null && limits.min <= limits.max
+                  ? {
+                      type: 'act',
+                      action: 'RAISE',
+                      amount: limits.min + Math.floor(m.frac * (limits.max - limits.min)),
+                    }
+                  : { type: 'act', action: m.action === 'RAISE' ? 'CALL' : m.action };
+            }
+            room = expectOk(applyCommand(room, actor, command, 3_000));
+            checkInvariants(room);
+          }
+          finishHand(room, 4_000);
+        },
+      ),
+      { numRuns: 250 },
+    );
+  });
+});
+
+function expectOk(res: ReturnType<typeof applyCommand>): Room {
+  if (!res.ok) throw new Error(`refused: ${res.error}`);
+  if (res.room === null) throw new Error('deleted');
+  return res.room;
+}
