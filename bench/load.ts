@@ -1,0 +1,576 @@
+/**
+ * `npm run bench`: the load benchmark. Starts the real server as a child process (SQLite in a temp
+ * DATA_DIR, and again with STORE=redis when REDIS_URL is set), drives N rooms × 6 socket.io-client bots
+ * from separate worker processes, then does the same against a bare rebroadcast server (the floor).
+ * Prints a table and writes bench/results/<date>.json. See bench/README.md.
+ *
+ *   npm run bench -- --quick                  50 rooms, 10 s per target (under a minute)
+ *   npm run bench -- --rooms 1000 --duration 60 --store sqlite
+ *   options: --rooms N --duration S --warmup S --store sqlite|redis|none --workers W --rate R (commands/room/s)
+ *            --seed N --setup-concurrency N --no-floor --cpu-prof (server writes a .cpuprofile to bench/results/prof)
+ */
+import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { RoomSnapshot } from '../src/shared/protocol';
+import type { FromWorker, TargetMode, ToWorker, WorkerCounts } from './messages';
+import { type LatencySummary, machineBusyCpuMs, processCpuMs, processMemoryMb, summarize } from './stats';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rooms: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    store: { type: 'string' },
+    workers: { type: 'string' },
+    rate: { type: 'string' },
+    seed: { type: 'string' },
+    'setup-concurrency': { type: 'string' },
+    'no-floor': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const rooms = Number(args.rooms ?? (args.quick ? 50 : 1000));
+const params = {
+  quick: args.quick ?? false,
+  rooms,
+  players: 6,
+  sockets: rooms * 6,
+  durationS: Number(args.duration ?? (args.quick ? 10 : 60)),
+  warmupS: Number(args.warmup ?? (args.quick ? 2 : 10)),
+  ratePerRoom: Number(args.rate ?? 1),
+  workers: Number(args.workers ?? Math.min(4, Math.max(1, Math.ceil(rooms / 500)))),
+  setupConcurrency: Number(args['setup-concurrency'] ?? 25),
+  seed: Number(args.seed ?? 1),
+  stores: (args.store
+    ? args.store === 'none'
+      ? []
+      : [args.store]
+    : process.env.REDIS_URL
+      ? ['sqlite', 'redis']
+      : ['sqlite']) as Array<'sqlite' | 'redis'>,
+  floor: !args['no-floor'],
+  cpuProf: args['cpu-prof'] ?? false,
+};
+for (const [k, v] of Object.entries(params)) {
+  if (typeof v === 'number' && !(v > 0)) throw new Error(`--${k} must be a positive number`);
+}
+for (const s of params.stores) {
+  if (s !== 'sqlite' && s !== 'redis') throw new Error(`--store must be sqlite or redis, not ${s}`);
+}
+if (params.stores.includes('redis') && !process.env.REDIS_URL) {
+  throw new Error('--store redis needs REDIS_URL (e.g. redis://127.0.0.1:6379)');
+}
+
+/** One measured target: the real server on a store, or the floor. */
+interface TargetResult {
+  target: 'sqlite' | 'redis' | 'floor';
+  setupMs: number;
+  windowMs: number;
+  commandsPerSecond: number;
+  latencyMs: LatencySummary;
+  counts: WorkerCounts;
+  server: { cpuPercentOfOneCore: number; rssMbMaxInWindow: number; peakRssMb: number };
+  generator: { workers: number; cpuPercentOfOneCore: number; loopDelayP99Ms: number; loopDelayMaxMs: number };
+  /**
+   * CPU used by everything else on the machine during the window (other people's builds and tests on a
+   * shared box), in % of one core. Above ~20% the latencies of this run are not trustworthy.
+   */
+  otherCpuPercentOfOneCore: number;
+  snapshotBytes: number;
+  log?: string;
+}
+
+function shell(cmd: string): string {
+  try {
+    return execFileSync('sh', ['-c', cmd], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    hostname: os.hostname(),
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpus: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    kernel: os.release(),
+    node: process.version,
+    ulimitNoFile: shell('ulimit -n'),
+    ulimitNoFileHard: shell('ulimit -Hn'),
+    ephemeralPorts: shell('cat /proc/sys/net/ipv4/ip_local_port_range').replace(/\s+/g, '-'),
+    somaxconn: shell('cat /proc/sys/net/core/somaxconn'),
+    loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    gitCommit: shell(`git -C ${JSON.stringify(root)} rev-parse --short HEAD`),
+    gitDirty: shell(`git -C ${JSON.stringify(root)} status --porcelain src | wc -l`) !== '0',
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((r) => {
+    const timer = setTimeout(() => r(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      r(true);
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  if (!(await waitExit(child, 15_000))) {
+    child.kill('SIGKILL');
+    await waitExit(child, 5_000);
+  }
+}
+
+interface Target {
+  pid: number;
+  url: string;
+  stop: () => Promise<void>;
+  logFile?: string;
+}
+
+/** The real server (`src/server/main.ts`) run by node with tsx's loader, so the child pid is the server. */
+async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Target> {
+  const port = await freePort();
+  const dataDir = join(tmp, `data-${store}`);
+  mkdirSync(dataDir, { recursive: true });
+  const logFile = join(tmp, `server-${store}.log`);
+  const log = createWriteStream(logFile);
+  const execArgv = ['--import', 'tsx'];
+  if (params.cpuProf) {
+    const profDir = join(here, 'results', 'prof');
+    mkdirSync(profDir, { recursive: true });
+    execArgv.push(
+      '--cpu-prof',
+      `--cpu-prof-dir=${profDir}`,
+      `--cpu-prof-name=server-${store}-${Date.now()}.cpuprofile`,
+    );
+  }
+  const child = spawn(process.execPath, [...execArgv, join(root, 'src/server/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STORE: store,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      NODE_ENV: 'production',
+      // The bench needs no web app, and every bot connects from 127.0.0.1: the per-IP join limit
+      // (meant for people guessing room codes) would refuse all but the first few hundred joins.
+      SKIP_WEB_BUILD: 'true',
+      JOIN_RATE_PER_MIN: '1000000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`server (${store}) exited with ${child.exitCode}; log:\n${tail(logFile)}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server (${store}) not healthy within 120 s; log:\n${tail(logFile)}`);
+    }
+    await sleep(200);
+  }
+  return { pid: child.pid!, url, logFile, stop: () => stopChild(child) };
+}
+
+/** The floor server (bench/floor-server.ts), broadcasting `snapshot` (or a synthetic one). */
+async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<Target> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (snapshot) {
+    const file = join(tmp, 'floor-snapshot.json');
+    writeFileSync(file, JSON.stringify(snapshot));
+    env.FLOOR_SNAPSHOT = file;
+  }
+  const child = fork(join(here, 'floor-server.ts'), [], { execArgv: ['--import', 'tsx'], env, cwd: root });
+  const port = await new Promise<number>((r, reject) => {
+    child.once('message', (m) => r((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`floor server exited with ${code}`)));
+  });
+  return { pid: child.pid!, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** A forked load worker with a request/response helper over IPC. */
+class Worker {
+  readonly child: ChildProcess;
+  private waiters: Array<(m: FromWorker) => void> = [];
+
+  constructor() {
+    this.child = fork(join(here, 'load-worker.ts'), [], {
+      execArgv: [
+        '--import',
+        'tsx',
+        '--max-old-space-size=4096',
+        ...(process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ],
+      cwd: root,
+    });
+    this.child.on('message', (m) => {
+      const msg = m as FromWorker;
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const w of waiters) w(msg);
+    });
+  }
+
+  send(msg: ToWorker): void {
+    this.child.send(msg);
+  }
+
+  /** Sends `msg` and resolves with the next message of type `expect` (rejects on 'failed' or exit). */
+  request<T extends FromWorker['type']>(msg: ToWorker, expect: T): Promise<Extract<FromWorker, { type: T }>> {
+    return new Promise((resolveMsg, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`load worker exited with ${code}`));
+      this.child.once('exit', onExit);
+      const wait = (m: FromWorker) => {
+        if (m.type === expect) {
+          this.child.off('exit', onExit);
+          resolveMsg(m as Extract<FromWorker, { type: T }>);
+        } else if (m.type === 'failed') {
+          this.child.off('exit', onExit);
+          reject(new Error(`load worker failed: ${m.error}`));
+        } else this.waiters.push(wait);
+      };
+      this.waiters.push(wait);
+      this.send(msg);
+    });
+  }
+}
+
+function mergeCounts(all: WorkerCounts[]): WorkerCounts {
+  const total: WorkerCounts = {
+    sent: 0,
+    completed: 0,
+    errors: {},
+    noops: 0,
+    timeouts: 0,
+    stuck: 0,
+    disconnects: 0,
+    gone: 0,
+    hands: 0,
+  };
+  for (const c of all) {
+    for (const key of [
+      'sent',
+      'completed',
+      'noops',
+      'timeouts',
+      'stuck',
+      'disconnects',
+      'gone',
+      'hands',
+    ] as const) {
+      total[key] += c[key];
+    }
+    for (const [err, n] of Object.entries(c.errors)) total.errors[err] = (total.errors[err] ?? 0) + n;
+  }
+  return total;
+}
+
+/** Drives `target` with the bots and measures it. */
+async function measure(
+  name: TargetResult['target'],
+  mode: TargetMode,
+  target: Target,
+): Promise<{ result: TargetResult; sample: RoomSnapshot | null }> {
+  const label = `[${name}]`;
+  const workers = Array.from({ length: params.workers }, () => new Worker());
+  try {
+    const perWorker = Math.ceil(params.rooms / params.workers);
+    const setupStart = Date.now();
+    console.log(
+      `${label} setting up ${params.rooms} rooms (${params.sockets} sockets, ${params.workers} workers)…`,
+    );
+    await Promise.all(
+      workers.map((w, i) =>
+        w.request(
+          {
+            type: 'setup',
+            mode,
+            url: target.url,
+            rooms: Math.max(0, Math.min(perWorker, params.rooms - i * perWorker)),
+            firstRoom: i * perWorker,
+            ratePerRoom: params.ratePerRoom,
+            setupConcurrency: params.setupConcurrency,
+            seed: params.seed,
+          },
+          'ready',
+        ),
+      ),
+    );
+    const setupMs = Date.now() - setupStart;
+    console.log(`${label} ready in ${(setupMs / 1000).toFixed(1)} s; warming up ${params.warmupS} s…`);
+    for (const w of workers) w.send({ type: 'play' });
+    await sleep(params.warmupS * 1000);
+
+    const cpu0 = processCpuMs(target.pid);
+    const workerCpu0 = workers.map((w) => processCpuMs(w.child.pid!));
+    const machine0 = machineBusyCpuMs();
+    const self0 = process.cpuUsage();
+    const t0 = Date.now();
+    for (const w of workers) w.send({ type: 'measure' });
+    console.log(`${label} measuring ${params.durationS} s…`);
+    let rssMax = 0;
+    while (Date.now() - t0 < params.durationS * 1000) {
+      await sleep(Math.min(1000, params.durationS * 1000 - (Date.now() - t0)));
+      rssMax = Math.max(rssMax, processMemoryMb(target.pid).rssMb);
+    }
+    const results = await Promise.all(workers.map((w) => w.request({ type: 'stop' }, 'results')));
+    const elapsed = Date.now() - t0;
+    const cpuMs = processCpuMs(target.pid) - cpu0;
+    const workerCpuMs = workers.reduce((sum, w, i) => sum + processCpuMs(w.child.pid!) - workerCpu0[i]!, 0);
+    const memory = processMemoryMb(target.pid);
+    const selfCpu = process.cpuUsage(self0);
+    const otherMs =
+      machineBusyCpuMs() - machine0 - cpuMs - workerCpuMs - (selfCpu.user + selfCpu.system) / 1000;
+
+    const latencies = results.flatMap((r) => r.latencies);
+    const counts = mergeCounts(results.map((r) => r.counts));
+    const windowMs = Math.max(...results.map((r) => r.windowMs));
+    const sizes = results.filter((r) => r.snapshotBytes > 0);
+    const result: TargetResult = {
+      target: name,
+      setupMs,
+      windowMs,
+      commandsPerSecond: Math.round((counts.completed / (windowMs / 1000)) * 10) / 10,
+      latencyMs: summarize(latencies),
+      counts,
+      server: {
+        cpuPercentOfOneCore: Math.round((cpuMs / elapsed) * 1000) / 10,
+        rssMbMaxInWindow: Math.max(rssMax, memory.rssMb),
+        peakRssMb: memory.peakRssMb,
+      },
+      generator: {
+        workers: params.workers,
+        cpuPercentOfOneCore: Math.round((workerCpuMs / elapsed) * 1000) / 10,
+        loopDelayP99Ms: Math.max(...results.map((r) => r.loopDelay.p99)),
+        loopDelayMaxMs: Math.max(...results.map((r) => r.loopDelay.max)),
+      },
+      otherCpuPercentOfOneCore: Math.max(0, Math.round((otherMs / elapsed) * 1000) / 10),
+      snapshotBytes: sizes.length
+        ? Math.round(sizes.reduce((s, r) => s + r.snapshotBytes, 0) / sizes.length)
+        : 0,
+    };
+    const sample = results.find((r) => r.sampleSnapshot)?.sampleSnapshot ?? null;
+    await Promise.all(workers.map((w) => w.request({ type: 'close' }, 'closed').catch(() => undefined)));
+    return { result, sample };
+  } finally {
+    await Promise.all(workers.map((w) => stopChild(w.child)));
+  }
+}
+
+function fmt(n: number, digits = 1): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '—';
+}
+
+function printTable(runs: TargetResult[], floor: TargetResult | undefined): void {
+  const header = [
+    'target',
+    'cmd/s',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'max ms',
+    'p50/floor',
+    'p99/floor',
+    'srv CPU%',
+    'srv RSS MB',
+    'gen CPU%',
+    'other CPU%',
+    'errors',
+    'timeouts',
+  ];
+  const rows = runs.map((r) => {
+    const errors = Object.values(r.counts.errors).reduce((a, b) => a + b, 0);
+    return [
+      r.target,
+      fmt(r.commandsPerSecond),
+      fmt(r.latencyMs.p50, 2),
+      fmt(r.latencyMs.p95, 2),
+      fmt(r.latencyMs.p99, 2),
+      fmt(r.latencyMs.max, 1),
+      floor && r !== floor ? fmt(r.latencyMs.p50 / floor.latencyMs.p50, 2) : '',
+      floor && r !== floor ? fmt(r.latencyMs.p99 / floor.latencyMs.p99, 2) : '',
+      fmt(r.server.cpuPercentOfOneCore),
+      fmt(r.server.peakRssMb),
+      fmt(r.generator.cpuPercentOfOneCore),
+      fmt(r.otherCpuPercentOfOneCore),
+      String(errors),
+      String(r.counts.timeouts),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
+  console.log(`\n${line(header)}`);
+  for (const row of rows) console.log(line(row));
+  console.log('');
+}
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  const started = new Date();
+  console.log(
+    `chipless load bench: ${params.rooms} rooms × 6 = ${params.sockets} sockets, ${params.ratePerRoom} cmd/room/s, ` +
+      `${params.durationS} s measured (+${params.warmupS} s warm-up), stores: ${params.stores.join(', ')}` +
+      `${params.floor ? ' + floor' : ''}; ${machine.cpus} CPUs, ulimit -n ${machine.ulimitNoFile}`,
+  );
+  const limit = Number(machine.ulimitNoFile);
+  if (Number.isFinite(limit) && limit < params.sockets + 1024) {
+    console.warn(
+      `WARNING: ulimit -n is ${limit}; the server needs one descriptor per socket (${params.sockets}) plus its own. ` +
+        'Raise it (ulimit -n 65536) or use fewer rooms.',
+    );
+  }
+  const tmp = mkdtempSync(join(os.tmpdir(), 'chipless-bench-'));
+  const runs: TargetResult[] = [];
+  const failures: Array<{ target: string; error: string }> = [];
+  let sample: RoomSnapshot | null = null;
+  try {
+    for (const store of params.stores) {
+      let server: Target | undefined;
+      try {
+        server = await startServer(store, tmp);
+        const measured = await measure(store, 'server', server);
+        runs.push(measured.result);
+        sample ??= measured.sample;
+        const errors = Object.entries(measured.result.counts.errors);
+        if (errors.length)
+          console.log(`[${store}] refused commands: ${JSON.stringify(Object.fromEntries(errors))}`);
+      } catch (err) {
+        console.error(`[${store}] FAILED: ${err instanceof Error ? err.message : String(err)}`);
+        if (server?.logFile) console.error(tail(server.logFile));
+        failures.push({ target: store, error: String(err) });
+      } finally {
+        await server?.stop();
+      }
+    }
+    let floor: TargetResult | undefined;
+    if (params.floor) {
+      const floorServer = await startFloor(sample, tmp);
+      try {
+        floor = (await measure('floor', 'floor', floorServer)).result;
+        runs.push(floor);
+      } finally {
+        await floorServer.stop();
+      }
+    }
+    printTable(runs, floor);
+
+    const ratios = Object.fromEntries(
+      runs
+        .filter((r) => r.target !== 'floor' && floor)
+        .map((r) => [
+          r.target,
+          {
+            p50: Math.round((r.latencyMs.p50 / floor!.latencyMs.p50) * 100) / 100,
+            p95: Math.round((r.latencyMs.p95 / floor!.latencyMs.p95) * 100) / 100,
+            p99: Math.round((r.latencyMs.p99 / floor!.latencyMs.p99) * 100) / 100,
+          },
+        ]),
+    );
+    const targets = Object.fromEntries(
+      runs
+        .filter((r) => r.target !== 'floor')
+        .map((r) => [
+          r.target,
+          {
+            p99AtMost25ms: r.latencyMs.p99 <= 25,
+            p50AtMost1_5xFloor: floor ? r.latencyMs.p50 <= 1.5 * floor.latencyMs.p50 : null,
+            rssAtMost500MB: r.server.peakRssMb <= 500,
+            atFullScale: params.rooms >= 1000 && params.ratePerRoom >= 1,
+          },
+        ]),
+    );
+    for (const [store, t] of Object.entries(targets)) {
+      console.log(
+        `[${store}] targets: p99 ≤ 25 ms ${t.p99AtMost25ms ? 'PASS' : 'FAIL'}; ` +
+          `p50 ≤ 1.5× floor ${t.p50AtMost1_5xFloor === null ? 'n/a' : t.p50AtMost1_5xFloor ? 'PASS' : 'FAIL'}; ` +
+          `RSS ≤ 500 MB ${t.rssAtMost500MB ? 'PASS' : 'FAIL'}${t.atFullScale ? '' : ' (not at the 1,000-room target scale)'}`,
+      );
+    }
+
+    const resultsDir = join(here, 'results');
+    mkdirSync(resultsDir, { recursive: true });
+    const day = started.toISOString().slice(0, 10);
+    const file = join(resultsDir, `${day}${params.quick ? '-quick' : ''}.json`);
+    const { stores, ...rest } = params;
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          startedAt: started.toISOString(),
+          finishedAt: new Date().toISOString(),
+          command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+          machine,
+          params: { ...rest, stores },
+          runs,
+          ratiosToFloor: ratios,
+          targets,
+          failures,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`results: ${file}`);
+    if (failures.length) process.exitCode = 1;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
