@@ -306,9 +306,9 @@ describe('engine properties', () => {
           }
         }
       }),
-      { numRuns: 250 },
+      { numRuns: 150 },
     );
-  });
+  }, 30_000);
 
   it('every hand reaches SHOWDOWN when players keep calling, from any reachable state', () => {
     fc.assert(
@@ -347,9 +347,9 @@ describe('engine properties', () => {
           finishHand(room, 4_000);
         },
       ),
-      { numRuns: 250 },
+      { numRuns: 200 },
     );
-  });
+  }, 30_000);
 });
 
 function expectOk(res: ReturnType<typeof applyCommand>): Room {
