@@ -19,6 +19,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   STORE: z.enum(['sqlite', 'redis']).default('sqlite'),
   REDIS_URL: optionalText,
+  REDIS_KEY_PREFIX: z.string().max(100).default('chipless:'),
   SESSION_SECRET: optionalText.pipe(z.string().min(16).optional()),
   CONTACT_EMAIL: z.string().default(''),
   SUPPORT_URL: z.string().default(''),
@@ -48,6 +49,8 @@ export interface Config {
   dataDir: string;
   store: 'sqlite' | 'redis';
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and pub/sub channel; processes sharing rooms share it (tests isolate with it). */
+  redisKeyPrefix: string;
   /** Signs session tokens. Undefined until resolved by resolveSessionSecret. */
   sessionSecret: string | undefined;
   contactEmail: string;
@@ -87,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR),
     store: e.STORE,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sessionSecret: e.SESSION_SECRET,
     contactEmail: e.CONTACT_EMAIL,
     supportUrl: e.SUPPORT_URL,

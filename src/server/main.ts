@@ -42,7 +42,7 @@ async function resolveSessionSecret(config: Config): Promise<string> {
   if (config.store === 'sqlite') return readOrCreateSecretFile(config.dataDir);
   if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
   const { sharedSessionSecret } = await import('./store/redis-store');
-  return sharedSessionSecret(config.redisUrl, randomSecret());
+  return sharedSessionSecret(config.redisUrl, randomSecret(), { keyPrefix: config.redisKeyPrefix });
 }
 
 /** The Socket.IO adapter for the store: Redis pub/sub when rooms live in Redis, else in-memory. */
@@ -53,6 +53,7 @@ async function createAdapter(
   if (config.store !== 'redis' || !config.redisUrl) return { close: async () => {} };
   const { createRedisAdapter } = await import('./redis-adapter');
   return createRedisAdapter(config.redisUrl, {
+    keyPrefix: config.redisKeyPrefix,
     onError: (err) => logger.warn({ err }, 'redis adapter connection error'),
   });
 }
