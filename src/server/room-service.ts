@@ -12,7 +12,7 @@ import type { Logger } from './logger';
 import type { AppliedCommand, RoomStore, StoredRoom } from './store/room-store';
 
 /** How many applied command ids a room remembers for idempotent retries. */
-export const APPLIED_COMMANDS_KEPT = 256;
+export const APPLIED_COMMANDS_KEPT = 100;
 /** Load/apply/save attempts before giving up on a contended room (another process keeps winning). */
 const MAX_ATTEMPTS = 8;
 /** Attempts at drawing a free room code. */

@@ -1,0 +1,133 @@
+/**
+ * Process-level: `src/server/main.ts` as `npm start` runs it. Starts on a free port, logs JSON with the
+ * URL and never a token, and on SIGTERM finishes what it acknowledged, closes the store and exits 0.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteStore } from './store/sqlite-store';
+import { okData, sleep, TestClient } from './test-helpers';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function launch(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      SKIP_WEB_BUILD: '1',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (b: Buffer) => {
+    output += b.toString();
+  });
+  child.stderr?.on('data', (b: Buffer) => {
+    output += b.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (i > 200 || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+    await sleep(100);
+  }
+  return { url, child, exited, output: () => output };
+}
+
+describe('main.ts', () => {
+  it('serves, logs JSON without tokens, and stops gracefully on SIGTERM with every ack committed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    dirs.push(dataDir);
+    const server = await launch({ DATA_DIR: dataDir, COMMAND_RATE_PER_SEC: '1000', COMMAND_BURST: '1000' });
+    const host = await TestClient.connect(server.url);
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+
+    const acked: number[] = [];
+    const stream = (async () => {
+      for (let i = 1; i <= 1000; i++) {
+        const res = await host
+          .command(code, { type: 'updateSettings', smallBlind: i, bigBlind: 5000 })
+          .catch(() => null);
+        if (!res?.ok) return;
+        acked.push(res.data.version);
+      }
+    })();
+    while (acked.length < 10) await sleep(5);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    await stream;
+    host.close();
+
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.find((l) => l.msg === 'Chipless is listening')?.url).toBe(server.url);
+    const commands = lines.filter((l) => l.msg === 'command');
+    expect(commands.length).toBeGreaterThanOrEqual(acked.length);
+    expect(commands[0]).toMatchObject({ room: code, actor: host.playerId, type: 'createRoom', ok: true });
+    expect(typeof commands[0]?.ms).toBe('number');
+    expect(lines.some((l) => l.msg === 'stopped')).toBe(true);
+    expect(server.output()).not.toContain(host.token.split('.')[1]);
+
+    const store = createSqliteStore({ dataDir });
+    try {
+      const stored = await store.load(code);
+      expect(stored!.version).toBeGreaterThanOrEqual(Math.max(...acked));
+      expect(stored!.room.settings.smallBlind).toBe(stored!.version - 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('exits 1 with a clear message on a bad configuration', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, STORE: 'mongo', SKIP_WEB_BUILD: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let err = '';
+    child.stderr?.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(err).toContain('Invalid environment: STORE');
+  });
+});
