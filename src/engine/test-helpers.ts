@@ -76,3 +76,30 @@ export function player(room: Room, id: string) {
   if (p === undefined) throw new Error(`no player ${id}`);
   return p;
 }
+
+/** A step for `play`: an action by a player, or 'advance' (host advances the stage). */
+export type Step =
+  | 'advance'
+  | [actor: string, action: 'FOLD' | 'CALL' | 'ALL_IN']
+  | [string, 'RAISE', number];
+
+/** Plays steps in order (each must be accepted). */
+export function play(room: Room, ...steps: Step[]): Room {
+  let r = room;
+  for (const step of steps) {
+    if (step === 'advance') r = run(r, r.hostId, { type: 'advanceStage' });
+    else if (step[1] === 'RAISE') r = run(r, step[0], { type: 'act', action: 'RAISE', amount: step[2] });
+    else r = run(r, step[0], { type: 'act', action: step[1] });
+  }
+  return r;
+}
+
+/** A started game: lobby(stacks, blinds) then startGame. */
+export function started(stacks: number[], blinds: [number, number] = [100, 200]): Room {
+  return run(lobby(stacks, blinds), 'p0', { type: 'startGame' });
+}
+
+/** Pots as [id, amount, eligible] triples. */
+export function potsOf(room: Room): Array<[string, number, string[]]> {
+  return room.gameState.pots.map((p) => [p.id, p.amount, p.eligiblePlayers]);
+}

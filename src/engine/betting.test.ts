@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { raiseLimits } from './betting';
+import { play, player, potsOf, refuse, run, runWithEvents, started } from './test-helpers';
+
+const even3 = () => started([10_000, 10_000, 10_000]); // p0 D, p1 SB, p2 BB; p0 first
+
+describe('raiseLimits', () => {
+  it('is null unless it is that player’s turn in a betting stage', () => {
+    const room = even3();
+    expect(raiseLimits(room, 'p1')).toBeNull();
+    expect(raiseLimits(room, 'nobody')).toBeNull();
+    const folded = play(room, ['p0', 'FOLD'], ['p1', 'FOLD']);
+    expect(raiseLimits(folded, 'p2')).toBeNull();
+  });
+
+  it('pre-flop with only the blinds in: min = big blind + base raise, pot preset = own bet + pot', () => {
+    expect(raiseLimits(even3(), 'p0')).toEqual({
+      min: 400,
+      max: 10_000,
+      pot: 300,
+      limitedByOpponents: false,
+      currentBet: 0,
+      stack: 10_000,
+      minRaise: 200,
+      highestBet: 200,
+    });
+  });
+
+  it('minimum raise follows the last raise’s increase', () => {
+    const room = play(even3(), ['p0', 'RAISE', 600]); // raise of 400
+    expect(room.gameState.lastRaiseAmount).toBe(400);
+    expect(raiseLimits(room, 'p1')).toMatchObject({ min: 1_000, minRaise: 400, highestBet: 600, pot: 1_000 });
+    expect(refuse(room, 'p1', { type: 'act', action: 'RAISE', amount: 999 })).toBe(
+      'Minimum raise is $4.00. Total bet must be at least $10.00',
+    );
+    const reraised = play(room, ['p1', 'RAISE', 1_500]); // raise of 900
+    expect(raiseLimits(reraised, 'p2')).toMatchObject({ min: 2_400, minRaise: 900, currentBet: 200 });
+  });
+
+  it('after the flop with no bet the minimum is the big blind', () => {
+    const flop = play(even3(), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL'], 'advance');
+    expect(flop.gameState.currentTurnPlayerId).toBe('p1');
+    expect(raiseLimits(flop, 'p1')).toMatchObject({ min: 200, minRaise: 200, highestBet: 0, pot: 600 });
+  });
+
+  it('the maximum effective bet is capped by the biggest opponent bet + stack', () => {
+    const room = started([10_000, 3_000, 5_000]);
+    expect(raiseLimits(room, 'p0')).toMatchObject({ max: 5_000, limitedByOpponents: true, stack: 10_000 });
+    expect(refuse(room, 'p0', { type: 'act', action: 'RAISE', amount: 5_001 })).toBe(
+      "Maximum effective bet is $50.00 based on opponents' stack sizes.",
+    );
+    expect(refuse(room, 'p0', { type: 'act', action: 'RAISE', amount: 10_001 })).toBe(
+      "You don't have enough chips. Maximum bet is $100.00",
+    );
+    expect(player(play(room, ['p0', 'RAISE', 5_000]), 'p0').stack).toBe(5_000);
+  });
+
+  it('the pot preset is capped at the maximum', () => {
+    const room = started([250, 10_000, 10_000]);
+    expect(raiseLimits(room, 'p0')).toMatchObject({
+      min: 400,
+      max: 250,
+      pot: 250,
+      limitedByOpponents: false,
+    });
+  });
+});
+
+describe('act', () => {
+  it('CALL matches the highest bet; CALL with nothing owed is a check', () => {
+    let room = play(even3(), ['p0', 'CALL']);
+    expect(player(room, 'p0')).toMatchObject({ stack: 9_800, currentRoundBet: 200, hasActedThisRound: true });
+    room = play(room, ['p1', 'CALL']);
+    const { room: after, events } = runWithEvents(room, 'p2', { type: 'act', action: 'CALL' });
+    expect(events).toEqual([
+      {
+        type: 'playerActed',
+        playerId: 'p2',
+        name: 'P2',
+        action: 'CALL',
+        amount: 0,
+        totalBet: 200,
+        allIn: false,
+      },
+    ]);
+    expect(after!.gameState).toMatchObject({
+      currentTurnPlayerId: null,
+      canAdvanceStage: true,
+      nextStage: 'FLOP',
+      nextStageName: 'Flop',
+    });
+    expect(potsOf(after!)).toEqual([['main', 600, ['p0', 'p1', 'p2']]]);
+  });
+
+  it('CALL with a short stack goes all-in for the rest', () => {
+    const room = play(started([10_000, 10_000, 700]), ['p0', 'RAISE', 1_000], ['p1', 'FOLD']);
+    const { room: after, events } = runWithEvents(room, 'p2', { type: 'act', action: 'CALL' });
+    expect(events[0]).toEqual({
+      type: 'playerActed',
+      playerId: 'p2',
+      name: 'P2',
+      action: 'CALL',
+      amount: 500,
+      totalBet: 700,
+      allIn: true,
+    });
+    expect(player(after!, 'p2')).toMatchObject({ stack: 0, isAllIn: true });
+  });
+
+  it('RAISE amounts must be whole cents', () => {
+    const room = even3();
+    for (const amount of [Number.NaN, 450.5, undefined, Number.POSITIVE_INFINITY])
+      expect(refuse(room, 'p0', { type: 'act', action: 'RAISE', amount } as never)).toBe(
+        'Please enter a valid amount (e.g., "25.50")',
+      );
+  });
+
+  it('a RAISE of exactly bet + stack is an all-in even below the minimum raise', () => {
+    const room = started([300, 10_000, 10_000]); // p0 can only reach 300; min raise would be 400
+    const { room: after, events } = runWithEvents(room, 'p0', { type: 'act', action: 'RAISE', amount: 300 });
+    expect(events[0]).toMatchObject({ action: 'ALL_IN', amount: 300, totalBet: 300, allIn: true });
+    expect(after!.gameState.lastRaiseAmount).toBe(100);
+  });
+
+  it('a short all-in above the highest bet reopens the action and sets the raise size', () => {
+    // p2 (big blind) has 700 in total.
+    let room = play(started([10_000, 10_000, 700]), ['p0', 'RAISE', 600], ['p1', 'CALL']);
+    room = play(room, ['p2', 'ALL_IN']);
+    expect(room.gameState.lastRaiseAmount).toBe(100);
+    expect(player(room, 'p0').hasActedThisRound).toBe(false);
+    expect(player(room, 'p1').hasActedThisRound).toBe(false);
+    expect(room.gameState.currentTurnPlayerId).toBe('p0');
+    expect(raiseLimits(room, 'p0')).toMatchObject({ min: 800, minRaise: 100, max: 10_000 });
+    room = play(room, ['p0', 'CALL'], ['p1', 'CALL']);
+    expect(room.gameState).toMatchObject({ canAdvanceStage: true, nextStage: 'FLOP' });
+    expect(potsOf(room)).toEqual([['main', 2_100, ['p0', 'p1', 'p2']]]);
+  });
+
+  it('an all-in below the highest bet does not reopen the action', () => {
+    // p0 (dealer) has 500; p3 opens to 1000, p0 is all-in short, p1 and p2 call: round over.
+    let room = play(started([500, 10_000, 10_000, 10_000]), ['p3', 'RAISE', 1_000], ['p0', 'ALL_IN']);
+    expect(room.gameState.lastRaiseAmount).toBe(800);
+    expect(player(room, 'p3').hasActedThisRound).toBe(true);
+    room = play(room, ['p1', 'CALL'], ['p2', 'CALL']);
+    expect(room.gameState).toMatchObject({ canAdvanceStage: true, currentTurnPlayerId: null });
+    expect(potsOf(room)).toEqual([
+      ['main', 2_000, ['p0', 'p1', 'p2', 'p3']],
+      ['side-1', 1_500, ['p1', 'p2', 'p3']],
+    ]);
+  });
+
+  it('an all-in after the blinds raises and reopens the players who already called', () => {
+    const room = play(
+      started([10_000, 10_000, 10_000, 500]),
+      ['p3', 'ALL_IN'],
+      ['p0', 'CALL'],
+      ['p1', 'CALL'],
+    );
+    expect(room.gameState.lastRaiseAmount).toBe(300);
+    expect(player(room, 'p0').hasActedThisRound).toBe(true);
+    expect(room.gameState.currentTurnPlayerId).toBe('p2');
+  });
+
+  it('FOLD keeps the chips in the pot', () => {
+    const room = play(even3(), ['p0', 'RAISE', 600], ['p1', 'FOLD']);
+    expect(player(room, 'p1')).toMatchObject({ hasFolded: true, stack: 9_900, totalPotContribution: 100 });
+    expect(potsOf(room)).toEqual([['main', 900, ['p0', 'p2']]]);
+  });
+
+  it('refuses anyone who cannot act now, with a clear reason', () => {
+    const room = even3();
+    expect(refuse(room, 'p1', { type: 'act', action: 'CALL' })).toBe('It is not your turn');
+    expect(refuse(room, 'ghost', { type: 'act', action: 'CALL' })).toBe('You are not in this game');
+    const folded = play(room, ['p0', 'FOLD']);
+    expect(refuse(folded, 'p0', { type: 'act', action: 'CALL' })).toBe('You have folded this hand');
+    const allIn = play(started([10_000, 10_000, 10_000, 500]), ['p3', 'ALL_IN']);
+    expect(refuse(allIn, 'p3', { type: 'act', action: 'CALL' })).toBe('You are already all-in');
+    const waiting = play(room, ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    expect(refuse(waiting, 'p0', { type: 'act', action: 'CALL' })).toBe('There is no betting right now');
+  });
+
+  it('a player sitting out (approved mid-hand) is not in the hand', () => {
+    let room = run(even3(), 'late', { type: 'join', name: 'Late', startingChips: 1_000 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'late' });
+    expect(refuse(room, 'late', { type: 'act', action: 'FOLD' })).toBe('You are not in this hand');
+  });
+
+  it('the turn skips folded, all-in and chipless players', () => {
+    // 4-handed, p3 (first to act) all-in, p0 folds, p1 calls: the turn goes to p2 then round ends.
+    let room = play(started([10_000, 10_000, 10_000, 1_000]), ['p3', 'ALL_IN'], ['p0', 'FOLD']);
+    expect(room.gameState.currentTurnPlayerId).toBe('p1');
+    room = play(room, ['p1', 'CALL'], ['p2', 'CALL'], 'advance');
+    expect(room.gameState.currentTurnPlayerId).toBe('p1');
+    room = play(room, ['p1', 'CALL']);
+    expect(room.gameState.currentTurnPlayerId).toBe('p2');
+  });
+});
