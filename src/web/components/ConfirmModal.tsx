@@ -1,0 +1,49 @@
+import type { Ack } from '../../shared/protocol';
+import { common } from '../texts';
+import { FormError, useAction } from './forms';
+import { Modal } from './Modal';
+
+export interface ConfirmModalProps {
+  title: string;
+  text?: string;
+  confirmLabel: string;
+  pendingLabel?: string;
+  danger?: boolean;
+  onConfirm: () => Promise<Ack<unknown>>;
+  onClose: () => void;
+}
+
+/** A yes/no question in the shared dialog. Closes itself when the action succeeds. */
+export function ConfirmModal({
+  title,
+  text,
+  confirmLabel,
+  pendingLabel,
+  danger,
+  onConfirm,
+  onClose,
+}: ConfirmModalProps) {
+  const { pending, error, run } = useAction();
+  const confirm = async () => {
+    if (await run(onConfirm)) onClose();
+  };
+  return (
+    <Modal title={title} onClose={onClose}>
+      {text ? <p className="modal-text">{text}</p> : null}
+      <FormError message={error} />
+      <div className="button-row">
+        <button type="button" className="button secondary" onClick={onClose}>
+          {common.cancel}
+        </button>
+        <button
+          type="button"
+          className={danger ? 'button danger' : 'button primary'}
+          disabled={pending}
+          onClick={confirm}
+        >
+          {pending && pendingLabel ? pendingLabel : confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { parseCurrency } from '../../engine';
+import type { Ack } from '../../shared/protocol';
+
+/** What a dollar field lets a person type: digits with at most two decimals (partial input allowed). */
+const DOLLAR_TYPING = /^\d*(\.\d{0,2})?$/;
+
+/**
+ * Whether `text` may replace a dollar field's value: digits with at most 2 decimals and,
+ * when `maxDollars` is given, no more than that.
+ */
+export function acceptDollarTyping(text: string, maxDollars?: number): boolean {
+  if (!DOLLAR_TYPING.test(text)) return false;
+  if (maxDollars === undefined || text === '' || text === '.') return true;
+  const cents = centsOrNull(text);
+  return cents === null || cents <= maxDollars * 100;
+}
+
+/** Cents of a dollar text through the engine's parseCurrency, or null when it does not parse. */
+export function centsOrNull(text: string): number | null {
+  try {
+    return parseCurrency(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Pending flag and error of one async action (a form submit, a button press). */
+export function useAction() {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  /** Runs the action; resolves true when it succeeded. Server errors are shown as they are. */
+  const run = useCallback(
+    async (action: () => Promise<Ack<unknown>>, fallback?: string): Promise<boolean> => {
+      setPending(true);
+      setError(null);
+      let res: Ack<unknown>;
+      try {
+        res = await action();
+      } catch {
+        res = { ok: false, error: fallback ?? '' };
+      }
+      if (!mounted.current) return res.ok;
+      setPending(false);
+      if (!res.ok) setError(res.error || fallback || null);
+      return res.ok;
+    },
+    [],
+  );
+
+  return { pending, error, setError, run };
+}
+
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string;
+  hint?: ReactNode;
+}
+
+/** A labelled input: the label is visible and tied to the input; a hint is tied by aria-describedby. */
+export function Field({ label, hint, ...input }: FieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** An error line, announced when it appears. */
+export function FormError({ message }: { message: string | null }) {
+  return message ? (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}

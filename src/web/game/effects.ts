@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+
+/** A short buzz when it becomes this player's turn (where the phone supports it). */
+export function useTurnBuzz(myTurn: boolean): void {
+  const was = useRef(false);
+  useEffect(() => {
+    if (
+      myTurn &&
+      !was.current &&
+      typeof navigator !== 'undefined' &&
+      typeof navigator.vibrate === 'function'
+    ) {
+      try {
+        navigator.vibrate([120, 60, 120]);
+      } catch {
+        // Some browsers throw without a user gesture; the highlight is enough.
+      }
+    }
+    was.current = myTurn;
+  }, [myTurn]);
+}
+
+/**
+ * Keeps the screen awake while `active` (Screen Wake Lock API where available). The lock is released
+ * by the browser when the page is hidden, so it is requested again when the page is visible again.
+ */
+export function useWakeLock(active: boolean): void {
+  useEffect(() => {
+    if (!active || typeof navigator === 'undefined' || !('wakeLock' in navigator)) return;
+    let lock: WakeLockSentinel | null = null;
+    let cancelled = false;
+    const request = () => {
+      if (document.visibilityState !== 'visible') return;
+      navigator.wakeLock.request('screen').then(
+        (l) => {
+          if (cancelled) void l.release();
+          else lock = l;
+        },
+        () => {},
+      );
+    };
+    request();
+    document.addEventListener('visibilitychange', request);
+    return () => {
+      cancelled = true;
+      document.removeEventListener('visibilitychange', request);
+      void lock?.release().catch(() => {});
+    };
+  }, [active]);
+}

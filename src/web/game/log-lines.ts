@@ -1,0 +1,62 @@
+import { formatCents } from '../../engine';
+import type { LoggedEvent } from '../../engine/types';
+import { log as t, table } from '../texts';
+
+/** One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null to skip. */
+export function describeEvent(e: LoggedEvent): string | null {
+  switch (e.type) {
+    case 'playerJoined':
+      return t.joined(e.name, formatCents(e.startingChips));
+    case 'playerApproved':
+      return t.approved(e.name);
+    case 'playerRemoved':
+      return t.removed(e.name);
+    case 'playerLeft':
+      return t.left(e.name);
+    case 'settingsUpdated':
+      return t.settings(formatCents(e.smallBlind), formatCents(e.bigBlind));
+    case 'gameStarted':
+      return t.gameStarted;
+    case 'handStarted':
+      return t.handStarted(e.handNumber);
+    case 'blindPosted': {
+      const line = (e.blind === 'SMALL' ? t.smallBlind : t.bigBlind)(e.name, formatCents(e.amount));
+      return e.allIn ? line + t.allInSuffix : line;
+    }
+    case 'playerActed':
+      switch (e.action) {
+        case 'FOLD':
+          return t.fold(e.name);
+        case 'CALL':
+          if (e.amount === 0) return t.check(e.name);
+          return t.call(e.name, formatCents(e.amount)) + (e.allIn ? t.allInSuffix : '');
+        case 'RAISE':
+          return e.allIn
+            ? t.allIn(e.name, formatCents(e.totalBet))
+            : t.raise(e.name, formatCents(e.totalBet));
+        case 'ALL_IN':
+          return t.allIn(e.name, formatCents(e.totalBet));
+      }
+      return null;
+    case 'betReturned':
+      return t.returned(e.name, formatCents(e.amount));
+    case 'stageChanged':
+      return t.stage(table.stageNames[e.stage]);
+    case 'showdown':
+      return e.message;
+    case 'potAwarded': {
+      const names = e.winners.map((w) => w.name).join(', ');
+      return e.potId.startsWith('side-')
+        ? t.sidePot(e.potId.slice(5), formatCents(e.amount), names)
+        : t.pot(formatCents(e.amount), names);
+    }
+    case 'handCompleted':
+      return t.handCompleted(e.handNumber);
+    case 'rebuy':
+      return t.rebuy(e.name, formatCents(e.amount));
+    case 'gameEnded':
+      return t.gameEnded;
+    case 'roomDeleted':
+      return t.roomDeleted;
+  }
+}

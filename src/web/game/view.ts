@@ -1,0 +1,58 @@
+import type { Player, Pot, Room, Stage } from '../../engine/types';
+
+/**
+ * Read-only views of a room snapshot for display: ordering, grouping and sums of what the engine
+ * already decided. No poker rule is decided here; the engine does that and the server enforces it.
+ */
+
+/** Community cards on the table at each stage (SPEC section 9). */
+export const COMMUNITY_CARDS: Record<Stage, number> = {
+  PRE_FLOP: 0,
+  FLOP: 3,
+  TURN: 4,
+  RIVER: 5,
+  SHOWDOWN: 5,
+};
+
+/** Players in seat order (by joinedAt). */
+export function seatOrder(room: Room): Player[] {
+  return Object.values(room.players).sort((a, b) => a.joinedAt - b.joinedAt);
+}
+
+export function approvedPlayers(room: Room): Player[] {
+  return seatOrder(room).filter((p) => p.isApproved);
+}
+
+export function pendingPlayers(room: Room): Player[] {
+  return seatOrder(room).filter((p) => !p.isApproved);
+}
+
+/** Pots that hold chips. */
+export function livePots(room: Room): Pot[] {
+  return room.gameState.pots.filter((p) => p.amount > 0);
+}
+
+/** Everything in the middle of the table. */
+export function potTotal(room: Room): number {
+  return room.gameState.pots.reduce((sum, p) => sum + p.amount, 0);
+}
+
+/** The highest round bet at the table right now. */
+export function highestRoundBet(room: Room): number {
+  return Object.values(room.players).reduce((max, p) => Math.max(max, p.currentRoundBet), 0);
+}
+
+/** Players still holding cards in this hand (dealt in and not folded). */
+export function playersInHand(room: Room): Player[] {
+  return seatOrder(room).filter((p) => p.isApproved && p.isActive && !p.hasFolded);
+}
+
+/** Players with chips behind. */
+export function fundedPlayers(room: Room): Player[] {
+  return seatOrder(room).filter((p) => p.isApproved && p.stack > 0);
+}
+
+/** "Side pot 2" for 'side-2'; the main pot's label otherwise. */
+export function potNumber(pot: Pot): string {
+  return pot.id.startsWith('side-') ? pot.id.slice(5) : '';
+}

@@ -1,0 +1,85 @@
+import { io, type Socket } from 'socket.io-client';
+import type { Command } from '../../engine/types';
+import type {
+  Ack,
+  ClientToServerEvents,
+  GoneReason,
+  RoomSnapshot,
+  ServerToClientEvents,
+  SessionCredentials,
+} from '../../shared/protocol';
+import { common } from '../texts';
+import { newId } from './ids';
+import { storage } from './storage';
+
+/**
+ * The typed Socket.IO client: the only module that knows about the socket. Components never see it;
+ * they get snapshots and send commands through the useRoom hook.
+ */
+export interface RoomClientEvents {
+  /** New credentials from the server (sent on every connection); the client has stored them already. */
+  session(creds: SessionCredentials): void;
+  room(snapshot: RoomSnapshot): void;
+  gone(msg: { roomCode: string; reason: GoneReason }): void;
+  connection(connected: boolean): void;
+}
+
+export interface RoomClient {
+  createRoom(name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
+  joinRoom(roomCode: string, name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
+  resume(roomCode: string): Promise<Ack<RoomSnapshot>>;
+  /** Sends one engine command with a fresh command id; the server dedupes retries by that id. */
+  command(roomCode: string, command: Command): Promise<Ack<{ version: number }>>;
+  close(): void;
+}
+
+export type RoomClientFactory = (events: RoomClientEvents) => RoomClient;
+
+/** How long an acknowledgement may take before the user is told to try again. */
+const ACK_TIMEOUT_MS = 10_000;
+export const NO_CONNECTION_ERROR = common.noConnection;
+const NO_CONNECTION: Ack<never> = { ok: false, error: NO_CONNECTION_ERROR };
+
+export const connectRoomClient: RoomClientFactory = (events) => {
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({
+    // A function, so every reconnection presents the newest token.
+    auth: (cb) => cb({ token: storage.credentials()?.token }),
+  });
+
+  socket.on('connect', () => events.connection(true));
+  socket.on('disconnect', () => events.connection(false));
+  socket.on('session', (creds) => {
+    storage.setCredentials(creds);
+    events.session(creds);
+  });
+  socket.on('room', (snapshot) => events.room(snapshot));
+  socket.on('gone', (msg) => events.gone(msg));
+
+  const withTimeout = <T>(send: (ack: (err: Error | null, res: Ack<T>) => void) => void) =>
+    new Promise<Ack<T>>((resolve) => {
+      send((err, res) => resolve(err ? NO_CONNECTION : res));
+    });
+
+  return {
+    createRoom: (name, startingChips) =>
+      withTimeout((ack) =>
+        socket.timeout(ACK_TIMEOUT_MS).emit('createRoom', { commandId: newId(), name, startingChips }, ack),
+      ),
+    joinRoom: (roomCode, name, startingChips) =>
+      withTimeout((ack) =>
+        socket
+          .timeout(ACK_TIMEOUT_MS)
+          .emit('joinRoom', { commandId: newId(), roomCode, name, startingChips }, ack),
+      ),
+    resume: (roomCode) =>
+      withTimeout((ack) => socket.timeout(ACK_TIMEOUT_MS).emit('resume', { roomCode }, ack)),
+    command: (roomCode, command) =>
+      withTimeout((ack) =>
+        socket.timeout(ACK_TIMEOUT_MS).emit('command', { commandId: newId(), roomCode, command }, ack),
+      ),
+    close: () => {
+      socket.removeAllListeners();
+      socket.disconnect();
+    },
+  };
+};

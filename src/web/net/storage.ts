@@ -1,0 +1,58 @@
+import type { SessionCredentials } from '../../shared/protocol';
+
+/**
+ * Local storage of the browser: the session credentials, the room this browser sits in and the
+ * analytics session. Every access is guarded because storage can be unavailable (private modes,
+ * disabled cookies); the app then works for the tab's lifetime only.
+ */
+const KEYS = {
+  credentials: 'chipless.credentials',
+  roomCode: 'chipless.roomCode',
+  analytics: 'chipless.analytics',
+} as const;
+
+function read(key: string): string | null {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) globalThis.localStorage?.removeItem(key);
+    else globalThis.localStorage?.setItem(key, value);
+  } catch {
+    // Storage full or blocked: nothing to do, the app keeps working in memory.
+  }
+}
+
+function readJson<T>(key: string, valid: (v: unknown) => v is T): T | null {
+  const text = read(key);
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return valid(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function isCredentials(v: unknown): v is SessionCredentials {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as SessionCredentials).playerId === 'string' &&
+    typeof (v as SessionCredentials).token === 'string'
+  );
+}
+
+export const storage = {
+  credentials: (): SessionCredentials | null => readJson(KEYS.credentials, isCredentials),
+  setCredentials: (creds: SessionCredentials): void => write(KEYS.credentials, JSON.stringify(creds)),
+  roomCode: (): string | null => read(KEYS.roomCode),
+  setRoomCode: (code: string | null): void => write(KEYS.roomCode, code),
+  analytics: <T>(valid: (v: unknown) => v is T): T | null => readJson(KEYS.analytics, valid),
+  setAnalytics: (value: unknown): void => write(KEYS.analytics, JSON.stringify(value)),
+};

@@ -1,0 +1,184 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Command } from '../../engine/types';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { notices } from '../texts';
+import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
+import { storage } from './storage';
+
+export type Connection = 'connecting' | 'online' | 'offline';
+
+/** What the home screen needs from the realtime connection. */
+export interface RoomApi {
+  connection: Connection;
+  snapshot: RoomSnapshot | null;
+  /** This browser's player id (from the server's session credentials). */
+  playerId: string | null;
+  /** True while a room remembered from an earlier visit is being resumed. */
+  resuming: boolean;
+  /** A short notice for the home screen (the room is gone, you were removed...). */
+  notice: string | null;
+  createRoom(name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
+  joinRoom(roomCode: string, name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
+  send(command: Command): Promise<Ack<{ version: number }>>;
+  /** Sends `leave` and goes back home. */
+  leave(): Promise<Ack<unknown>>;
+  /** Goes back home without telling the server (e.g. after the game ended). */
+  forget(): void;
+  dismissNotice(): void;
+}
+
+const offline = <T>(): Promise<Ack<T>> => Promise.resolve({ ok: false, error: NO_CONNECTION_ERROR });
+
+/**
+ * Opens the socket for the lifetime of the calling component (inside an effect, so React's
+ * StrictMode double mount opens and closes one cleanly), keeps the newest snapshot of the current
+ * room and resumes the remembered room on every (re)connection.
+ */
+export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi {
+  const clientRef = useRef<RoomClient | null>(null);
+  const codeRef = useRef<string | null>(storage.roomCode());
+  const leavingRef = useRef<string | null>(null);
+  const [connection, setConnection] = useState<Connection>('connecting');
+  const [snapshot, setSnapshot] = useState<RoomSnapshot | null>(null);
+  const [playerId, setPlayerId] = useState<string | null>(() => storage.credentials()?.playerId ?? null);
+  const [resuming, setResuming] = useState<boolean>(() => codeRef.current !== null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const enter = useCallback((next: RoomSnapshot) => {
+    codeRef.current = next.room.roomCode;
+    storage.setRoomCode(next.room.roomCode);
+    setSnapshot((prev) =>
+      prev && prev.room.roomCode === next.room.roomCode && prev.version > next.version ? prev : next,
+    );
+  }, []);
+
+  const forget = useCallback(() => {
+    codeRef.current = null;
+    storage.setRoomCode(null);
+    setSnapshot(null);
+    setResuming(false);
+  }, []);
+
+  useEffect(() => {
+    const client = factory({
+      connection: (connected) => setConnection(connected ? 'online' : 'offline'),
+      session: (creds) => {
+        setPlayerId(creds.playerId);
+        const code = codeRef.current;
+        if (!code) {
+          setResuming(false);
+          return;
+        }
+        void client.resume(code).then((res) => {
+          if (codeRef.current !== code) return;
+          if (res.ok) {
+            enter(res.data);
+            setResuming(false);
+          } else if (res.error !== NO_CONNECTION_ERROR) {
+            forget();
+            setNotice(notices.resumeFailed);
+          }
+          // On a timeout, stay put: the next connection resumes again.
+        });
+      },
+      room: (next) => {
+        if (next.room.roomCode === codeRef.current) enter(next);
+      },
+      gone: ({ roomCode, reason }) => {
+        if (roomCode === leavingRef.current) return;
+        if (roomCode !== codeRef.current) return;
+        forget();
+        setNotice(notices[reason]);
+      },
+    });
+    clientRef.current = client;
+    return () => {
+      clientRef.current = null;
+      client.close();
+    };
+  }, [factory, enter, forget]);
+
+  const createRoom = useCallback(
+    async (name: string, startingChips: number) => {
+      const client = clientRef.current;
+      if (!client) return offline<RoomSnapshot>();
+      const res = await client.createRoom(name, startingChips);
+      if (res.ok) {
+        setNotice(null);
+        enter(res.data);
+      }
+      return res;
+    },
+    [enter],
+  );
+
+  const joinRoom = useCallback(
+    async (roomCode: string, name: string, startingChips: number) => {
+      const client = clientRef.current;
+      if (!client) return offline<RoomSnapshot>();
+      const res = await client.joinRoom(roomCode, name, startingChips);
+      if (res.ok) {
+        setNotice(null);
+        enter(res.data);
+      }
+      return res;
+    },
+    [enter],
+  );
+
+  const send = useCallback((command: Command) => {
+    const client = clientRef.current;
+    const code = codeRef.current;
+    if (!client || !code) return offline<{ version: number }>();
+    return client.command(code, command);
+  }, []);
+
+  const leave = useCallback(async () => {
+    const client = clientRef.current;
+    const code = codeRef.current;
+    if (!client || !code) {
+      forget();
+      return { ok: true, data: null } as const;
+    }
+    leavingRef.current = code;
+    const res = await client.command(code, { type: 'leave' });
+    if (res.ok || res.error !== NO_CONNECTION_ERROR) {
+      // Any answer but "no connection" means we are out (a room that no longer exists included).
+      forget();
+      return { ok: true, data: null } as const;
+    }
+    leavingRef.current = null;
+    return res;
+  }, [forget]);
+
+  const dismissNotice = useCallback(() => setNotice(null), []);
+
+  return useMemo(
+    () => ({
+      connection,
+      snapshot,
+      playerId,
+      resuming,
+      notice,
+      createRoom,
+      joinRoom,
+      send,
+      leave,
+      forget,
+      dismissNotice,
+    }),
+    [
+      connection,
+      snapshot,
+      playerId,
+      resuming,
+      notice,
+      createRoom,
+      joinRoom,
+      send,
+      leave,
+      forget,
+      dismissNotice,
+    ],
+  );
+}

@@ -1,0 +1,71 @@
+/** Words of the /about and /faq pages (loaded with those pages only). */
+
+export const about = {
+  title: 'About Chipless',
+  lead: 'Chipless is a free web app for friends who play poker at a real table, with a real deck, and no chips.',
+  sections: [
+    {
+      heading: 'Why we built it',
+      paragraphs: [
+        'Poker night keeps happening in places where nobody brought a chip set: a holiday rental, a camping trip, a kitchen table. Paper and pencil work until the first side pot.',
+        'Chipless keeps the numbers so you can keep the game. Cards stay real, the banter stays real, and the arithmetic moves to the phones in your pockets.',
+      ],
+    },
+    {
+      heading: 'How it works',
+      paragraphs: [
+        'One person hosts: they open a room on their phone and get a 5-character code. Everyone else joins from their own phone with that code, or by scanning the QR code in the lobby. No download, no sign-up.',
+        'The app tracks every stack, posts the blinds, knows whose turn it is, builds side pots when someone goes all-in, and lets the host declare the winners at showdown.',
+        'When the night is over, the host ends the game and Chipless shows who owes whom, with the fewest payments possible.',
+      ],
+    },
+    {
+      heading: 'What it does not do',
+      paragraphs: [
+        'Chipless never deals cards and never handles money. It is a scorekeeper for friends; settle up however you like.',
+      ],
+    },
+  ],
+};
+
+export const faq = {
+  title: 'Frequently Asked Questions',
+  items: [
+    {
+      q: 'Do we need to download anything or sign up?',
+      a: 'No. Open the site in any modern phone browser. You get an anonymous seat automatically; just type your name.',
+    },
+    {
+      q: 'How do my friends join?',
+      a: 'Tap "Start a Game" to create a room. Friends tap "Join with Code" and type the 5-character room code, or scan the QR code shown in the lobby. The host approves each player before the game starts.',
+    },
+    {
+      q: 'Does the app deal the cards?',
+      a: 'No. Deal a real deck as usual. The app shows how many community cards should be on the table at each stage.',
+    },
+    {
+      q: 'How do blinds work?',
+      a: 'The host sets the small and big blind in the lobby (1.00 and 2.00 by default). The dealer button and the blinds move to the next player with chips every hand.',
+    },
+    {
+      q: 'What happens when someone goes all-in?',
+      a: 'Chipless builds side pots automatically. At showdown the host picks the winner of each pot, and can split a pot between several players.',
+    },
+    {
+      q: 'Can players buy more chips?',
+      a: 'Yes. The host can add chips to any player with "Rebuys". Rebuys count toward what that player put in, so the final settlement stays fair.',
+    },
+    {
+      q: 'Is it safe to refresh the page or lock the phone?',
+      a: 'Yes. Your seat is kept on the server. If the connection drops, the app shows "Reconnecting…" and picks up exactly where you were.',
+    },
+    {
+      q: 'How is the final settlement computed?',
+      a: "Each player's result is their final chips minus everything they bought in for. The biggest losers pay the biggest winners until everyone is square, so there are as few payments as possible.",
+    },
+    {
+      q: 'Is Chipless free?',
+      a: 'Yes, completely. If you enjoy it, there is a support link on the home screen.',
+    },
+  ],
+};

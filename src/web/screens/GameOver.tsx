@@ -1,0 +1,118 @@
+import { formatCents, settle } from '../../engine';
+import type { Room } from '../../engine/types';
+import { approvedPlayers } from '../game/view';
+import { common, gameOver as t } from '../texts';
+
+interface Standing {
+  id: string;
+  name: string;
+  finalChips: number;
+  netResult: number;
+  isWinner: boolean;
+  left: boolean;
+}
+
+/** Final standings: seated players plus those who left during the game (the ledger), best first. */
+export function standings(room: Room): Standing[] {
+  const seated = approvedPlayers(room).map((p) => ({
+    id: p.id,
+    name: p.name,
+    finalChips: p.finalChips ?? p.stack,
+    netResult: p.netResult ?? 0,
+    isWinner: p.isWinner ?? false,
+    left: false,
+  }));
+  const gone = room.ledger.map((e) => ({
+    id: e.id,
+    name: e.name,
+    finalChips: e.finalChips,
+    netResult: e.netResult,
+    isWinner: false,
+    left: true,
+  }));
+  // Stable sort: equal chips keep seat order.
+  return [...seated, ...gone].sort((a, b) => b.finalChips - a.finalChips);
+}
+
+/** The spec's headline: everyone at 0, a tie at the top, or the single leader. */
+export function headline(ranking: Standing[]): string {
+  const [top, second] = ranking;
+  if (!top || ranking.every((s) => s.finalChips === 0)) return t.everyoneChipless;
+  if (second && second.finalChips === top.finalChips) return t.tie;
+  return t.winner(top.name);
+}
+
+function signed(cents: number): string {
+  return cents > 0 ? `+${formatCents(cents)}` : formatCents(cents);
+}
+
+export interface GameOverProps {
+  room: Room;
+  me: string | null;
+  onHome: () => void;
+}
+
+/** Game over: headline, who owes whom (the engine's settle) and the rankings. */
+export function GameOver({ room, me, onHome }: GameOverProps) {
+  const ranking = standings(room);
+  const settlements = settle(ranking.map(({ id, name, netResult }) => ({ id, name, netResult })));
+  const topChips = ranking[0]?.finalChips ?? 0;
+
+  return (
+    <main className="screen game-over">
+      <header className="game-over-head">
+        <p className="label">{t.title}</p>
+        <h1>{headline(ranking)}</h1>
+      </header>
+
+      <section className="card" aria-labelledby="settlements-title">
+        <h2 id="settlements-title">{t.settlements}</h2>
+        {settlements.length === 0 ? (
+          <p className="muted">{t.noSettlements}</p>
+        ) : (
+          <ul className="settlements">
+            {settlements.map((s) => (
+              <li key={`${s.fromPlayerId}-${s.toPlayerId}`}>
+                <span>{t.owes(s.from, s.to)}</span>
+                <span className="amount">{formatCents(s.amount)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="rankings-title">
+        <h2 id="rankings-title">{t.rankings}</h2>
+        <ol className="rankings">
+          {ranking.map((s, i) => {
+            const top = topChips > 0 && s.finalChips === topChips;
+            return (
+              <li key={s.id} className={top ? 'ranking top' : 'ranking'}>
+                <span className="rank">{i + 1}</span>
+                <span className="player-name">
+                  {s.name}
+                  {s.id === me ? <span className="tag you">{common.you}</span> : null}
+                  {s.left ? <span className="tag">{t.left}</span> : null}
+                  <span className="sub">
+                    {t.finalChips} {formatCents(s.finalChips)}
+                  </span>
+                </span>
+                <span className={s.netResult > 0 ? 'net plus' : s.netResult < 0 ? 'net minus' : 'net'}>
+                  <span className="sr-only">{t.net} </span>
+                  {signed(s.netResult)}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      </section>
+
+      <p className="muted center">{t.screenshot}</p>
+      <div className="bottom-actions">
+        <button type="button" className="button primary block large" onClick={onHome}>
+          {common.backHome}
+        </button>
+      </div>
+    </main>
+  );
+}

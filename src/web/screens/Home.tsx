@@ -1,0 +1,93 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { usePageMeta } from '../components/use-page-meta';
+import { storage } from '../net/storage';
+import { type RoomApi, useRoom } from '../net/use-room';
+import { common } from '../texts';
+import { Landing } from './Landing';
+
+// The in-room screens are split from the landing's first load; a browser that sits in a room
+// (remembered code) starts fetching them at once, in parallel with the socket's handshake.
+const loadLobby = () => import('./Lobby');
+const loadTable = () => import('./Table');
+const loadGameOver = () => import('./GameOver');
+const Lobby = lazy(() => loadLobby().then((m) => ({ default: m.Lobby })));
+const Table = lazy(() => loadTable().then((m) => ({ default: m.Table })));
+const GameOver = lazy(() => loadGameOver().then((m) => ({ default: m.GameOver })));
+
+/** Starts loading the in-room screens (after creating or joining, or when resuming). */
+export function preloadRoomScreens(): void {
+  void loadLobby().catch(() => {});
+  void loadTable().catch(() => {});
+  void loadGameOver().catch(() => {});
+}
+
+if (typeof window !== 'undefined' && storage.roomCode()) preloadRoomScreens();
+
+const resumingScreen = (
+  <main className="screen centered">
+    <div className="spinner" aria-hidden="true" />
+    <p role="status">{common.resuming}</p>
+  </main>
+);
+
+/** Route "/": opens the realtime connection and shows landing, lobby, table or game over. */
+export default function Home() {
+  usePageMeta('/');
+  const api = useRoom();
+  return <HomeView api={api} />;
+}
+
+/** The home screen for a given connection state (separate from the socket, so tests can drive it). */
+export function HomeView({ api }: { api: RoomApi }) {
+  const [params, setParams] = useSearchParams();
+  const joinCode = params.get('join');
+  const { snapshot, playerId } = api;
+
+  // A join link has done its job once we sit in a room.
+  useEffect(() => {
+    if (snapshot && params.has('join')) setParams({}, { replace: true });
+  }, [snapshot, params, setParams]);
+
+  let screen: React.ReactNode;
+  if (snapshot) {
+    const status = snapshot.room.status;
+    if (status === 'PLAYING')
+      screen = <Table snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} />;
+    else if (status === 'ENDED') screen = <GameOver room={snapshot.room} me={playerId} onHome={api.forget} />;
+    else screen = <Lobby snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} />;
+  } else if (api.resuming) {
+    screen = resumingScreen;
+  } else {
+    screen = (
+      <Landing
+        onCreate={(name, chips) => {
+          preloadRoomScreens();
+          return api.createRoom(name, chips);
+        }}
+        onJoin={(code, name, chips) => {
+          preloadRoomScreens();
+          return api.joinRoom(code, name, chips);
+        }}
+        joinCode={joinCode}
+        notice={api.notice}
+        onDismissNotice={api.dismissNotice}
+      />
+    );
+  }
+
+  return (
+    <>
+      {api.connection === 'offline' ? (
+        <div className="reconnecting" role="status">
+          <span className="spinner small" aria-hidden="true" />
+          <span>
+            <strong>{common.reconnecting}</strong>
+            {snapshot ? <span className="reconnecting-hint"> {common.reconnectingHint}</span> : null}
+          </span>
+        </div>
+      ) : null}
+      <Suspense fallback={resumingScreen}>{screen}</Suspense>
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { Ack } from '../../shared/protocol';
+import { InfoIcon } from '../components/icons';
+import { Modal } from '../components/Modal';
+import { useAppConfig, useHandsDealt } from '../net/http';
+import { common, landing, menu } from '../texts';
+import { CreateRoomModal, JoinRoomModal } from './RoomForms';
+
+export interface LandingProps {
+  onCreate: (name: string, startingChips: number) => Promise<Ack<unknown>>;
+  onJoin: (roomCode: string, name: string, startingChips: number) => Promise<Ack<unknown>>;
+  /** A code from a join link (/?join=CODE): opens the join form with it filled in. */
+  joinCode?: string | null;
+  notice?: string | null;
+  onDismissNotice?: () => void;
+}
+
+type Open = 'none' | 'create' | 'join' | 'menu';
+
+/** The landing screen: title, tagline, the two big actions, the counter and the info menu. */
+export function Landing({ onCreate, onJoin, joinCode, notice, onDismissNotice }: LandingProps) {
+  const [open, setOpen] = useState<Open>(joinCode ? 'join' : 'none');
+  const hands = useHandsDealt();
+  const config = useAppConfig();
+  const close = () => setOpen('none');
+
+  return (
+    <main className="landing">
+      <div className="landing-top">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={landing.info}
+          aria-haspopup="dialog"
+          onClick={() => setOpen('menu')}
+        >
+          <InfoIcon />
+        </button>
+      </div>
+      {notice ? (
+        <div className="notice" role="status">
+          <p>{notice}</p>
+          <button type="button" className="button ghost small" onClick={onDismissNotice}>
+            {common.dismiss}
+          </button>
+        </div>
+      ) : null}
+      <div className="landing-hero">
+        <div className="logo-chip" aria-hidden="true" />
+        <h1 className="landing-title">{landing.title}</h1>
+        <p className="tagline">{landing.tagline}</p>
+      </div>
+      <div className="landing-actions">
+        <button type="button" className="button primary block large" onClick={() => setOpen('create')}>
+          {landing.start}
+        </button>
+        <button type="button" className="button secondary block large" onClick={() => setOpen('join')}>
+          {landing.join}
+        </button>
+      </div>
+      <footer className="landing-footer">
+        <p className="hands-dealt">{landing.handsDealt(hands.toLocaleString('en-US'))}</p>
+        <p className="landing-links">
+          <Link to="/about">{landing.about}</Link>
+          <Link to="/faq">{landing.faq}</Link>
+          {config?.supportUrl ? (
+            <a href={config.supportUrl} target="_blank" rel="noopener noreferrer">
+              {landing.support}
+            </a>
+          ) : null}
+        </p>
+      </footer>
+
+      {open === 'create' ? <CreateRoomModal onClose={close} onCreate={onCreate} /> : null}
+      {open === 'join' ? (
+        <JoinRoomModal initialCode={joinCode ?? ''} onClose={close} onJoin={onJoin} />
+      ) : null}
+      {open === 'menu' ? (
+        <Modal title={menu.title} onClose={close}>
+          <section className="menu-section">
+            <h3>{menu.howToPlay}</h3>
+            <ol className="steps">
+              {menu.steps.map((step) => (
+                <li key={step}>{step}</li>
+              ))}
+            </ol>
+          </section>
+          <section className="menu-section">
+            <h3>{menu.faq}</h3>
+            <Link className="button secondary block" to="/faq">
+              {menu.faq}
+            </Link>
+          </section>
+          <section className="menu-section">
+            <h3>{menu.contact}</h3>
+            <p>{menu.contactText}</p>
+            {config?.contactEmail ? (
+              <p>
+                <a className="email" href={`mailto:${config.contactEmail}`}>
+                  {config.contactEmail}
+                </a>
+              </p>
+            ) : null}
+          </section>
+        </Modal>
+      ) : null}
+    </main>
+  );
+}

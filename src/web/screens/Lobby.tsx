@@ -1,0 +1,263 @@
+import { lazy, Suspense, useState } from 'react';
+import { formatCents } from '../../engine';
+import type { Command, Player } from '../../engine/types';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { FormError, useAction } from '../components/forms';
+import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
+import { Presence } from '../components/Presence';
+import { approvedPlayers, pendingPlayers } from '../game/view';
+import { common, lobby as t } from '../texts';
+import { SettingsModal } from './SettingsModal';
+
+const QrCode = lazy(() => import('../components/QrCode'));
+
+export interface LobbyProps {
+  snapshot: RoomSnapshot;
+  me: string | null;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onLeave: () => Promise<Ack<unknown>>;
+  /** Origin used to build the join link; the page's own by default. */
+  origin?: string;
+}
+
+type Open = { kind: 'none' } | { kind: 'settings' } | { kind: 'close' } | { kind: 'remove'; player: Player };
+
+/** The lobby: share the code, see who is in, and (host) approve, remove, set blinds and start. */
+export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
+  const { room, presence } = snapshot;
+  const isHost = me === room.hostId;
+  const approved = approvedPlayers(room);
+  const pending = pendingPlayers(room);
+  const mine = me ? room.players[me] : undefined;
+  const [open, setOpen] = useState<Open>({ kind: 'none' });
+  const close = () => setOpen({ kind: 'none' });
+  const action = useAction();
+  const start = useAction();
+  const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
+
+  const closeRoom = () => {
+    if (isHost) setOpen({ kind: 'close' });
+    else void action.run(onLeave);
+  };
+
+  return (
+    <main className="screen lobby">
+      <header className="topbar">
+        <h1>{t.title}</h1>
+        <div className="topbar-actions">
+          {isHost ? (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t.settings}
+              aria-haspopup="dialog"
+              onClick={() => setOpen({ kind: 'settings' })}
+            >
+              <GearIcon />
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={isHost ? t.endSessionLabel : t.leaveLabel}
+            onClick={closeRoom}
+          >
+            {isHost ? <CloseIcon /> : <LeaveIcon />}
+          </button>
+        </div>
+      </header>
+
+      <section className="card code-card" aria-labelledby="room-code-label">
+        <p id="room-code-label" className="label">
+          {t.roomCode}
+        </p>
+        <p className="room-code">{room.roomCode}</p>
+        <p className="muted">{t.share}</p>
+        <div className="share">
+          <Suspense fallback={<div className="qr qr-placeholder" />}>
+            <QrCode text={joinUrl} label={t.qrLabel(room.roomCode)} />
+          </Suspense>
+          <div className="share-link">
+            <p className="label">{t.joinLink}</p>
+            <a className="join-link" href={joinUrl}>
+              {joinUrl.replace(/^https?:\/\//, '')}
+            </a>
+            <ShareButtons url={joinUrl} />
+          </div>
+        </div>
+      </section>
+
+      <section className="card blinds-card" aria-label={t.blinds}>
+        <div>
+          <p className="label">{t.smallBlind}</p>
+          <p className="amount">{formatCents(room.settings.smallBlind)}</p>
+        </div>
+        <div>
+          <p className="label">{t.bigBlind}</p>
+          <p className="amount">{formatCents(room.settings.bigBlind)}</p>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="players-title">
+        <h2 id="players-title">{t.players(approved.length, room.settings.maxPlayers)}</h2>
+        <ul className="player-list">
+          {approved.map((p) => (
+            <li key={p.id} className="player-item">
+              <Presence online={presence[p.id] ?? false} />
+              <span className="player-name">
+                {p.name}
+                {p.isHost ? <span className="tag host">{common.host}</span> : null}
+                {p.id === me ? <span className="tag you">{common.you}</span> : null}
+              </span>
+              <span className="amount">{formatCents(p.stack)}</span>
+              {isHost && !p.isHost ? (
+                <button
+                  type="button"
+                  className="icon-button danger"
+                  aria-label={t.remove(p.name)}
+                  onClick={() => setOpen({ kind: 'remove', player: p })}
+                >
+                  <RemoveIcon />
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {isHost && pending.length > 0 ? (
+        <section className="card pending-card" aria-labelledby="pending-title">
+          <h2 id="pending-title">{t.waitingApproval}</h2>
+          <PendingList players={pending} presence={presence} send={send} />
+        </section>
+      ) : null}
+
+      <FormError message={action.error ?? start.error} />
+
+      <div className="bottom-actions">
+        {isHost ? (
+          <button
+            type="button"
+            className="button primary block large"
+            disabled={approved.length < 2 || start.pending}
+            onClick={() => void start.run(() => send({ type: 'startGame' }))}
+          >
+            {approved.length < 2 ? t.needPlayers : start.pending ? t.starting : t.start}
+          </button>
+        ) : (
+          <p className="waiting" role="status">
+            {mine && !mine.isApproved ? t.waitingYourApproval : t.waitingHost}
+          </p>
+        )}
+      </div>
+
+      {open.kind === 'settings' ? (
+        <SettingsModal settings={room.settings} send={send} onClose={close} />
+      ) : null}
+      {open.kind === 'close' ? (
+        <ConfirmModal
+          title={t.endSessionTitle}
+          text={t.endSessionText}
+          confirmLabel={t.endSessionConfirm}
+          danger
+          onConfirm={onLeave}
+          onClose={close}
+        />
+      ) : null}
+      {open.kind === 'remove' ? (
+        <ConfirmModal
+          title={t.removeTitle}
+          text={open.player.name}
+          confirmLabel={t.removeConfirm}
+          danger
+          onConfirm={() => send({ type: 'remove', playerId: open.player.id })}
+          onClose={close}
+        />
+      ) : null}
+    </main>
+  );
+}
+
+/** Players waiting for the host: "Wants to join with X chips", approve and deny. */
+export function PendingList({
+  players,
+  presence,
+  send,
+}: {
+  players: Player[];
+  presence: Record<string, boolean>;
+  send: (command: Command) => Promise<Ack<unknown>>;
+}) {
+  const { error, run } = useAction();
+  return (
+    <>
+      <ul className="player-list">
+        {players.map((p) => (
+          <li key={p.id} className="player-item">
+            <Presence online={presence[p.id] ?? false} />
+            <span className="player-name">
+              {p.name}
+              <span className="sub">{t.wantsToJoin(formatCents(p.stack))}</span>
+            </span>
+            <button
+              type="button"
+              className="icon-button approve"
+              aria-label={t.approve(p.name)}
+              onClick={() => void run(() => send({ type: 'approve', playerId: p.id }))}
+            >
+              <CheckIcon />
+            </button>
+            <button
+              type="button"
+              className="icon-button danger"
+              aria-label={t.deny(p.name)}
+              onClick={() => void run(() => send({ type: 'remove', playerId: p.id }))}
+            >
+              <CloseIcon />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <FormError message={error} />
+    </>
+  );
+}
+
+function ShareButtons({ url }: { url: string }) {
+  const [copied, setCopied] = useState(false);
+  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
+  const canCopy = typeof navigator !== 'undefined' && !!navigator.clipboard;
+  return (
+    <div className="button-row compact">
+      {canCopy ? (
+        <button
+          type="button"
+          className="button secondary small"
+          onClick={() => {
+            navigator.clipboard.writeText(url).then(
+              () => {
+                setCopied(true);
+                setTimeout(() => setCopied(false), 2000);
+              },
+              () => {},
+            );
+          }}
+        >
+          <span aria-live="polite">{copied ? t.copied : t.copyLink}</span>
+        </button>
+      ) : null}
+      {canShare ? (
+        <button
+          type="button"
+          className="button secondary small"
+          onClick={() => {
+            navigator.share({ title: t.shareTitle, url }).catch(() => {});
+          }}
+        >
+          {t.shareLink}
+        </button>
+      ) : null}
+    </div>
+  );
+}

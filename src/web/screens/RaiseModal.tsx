@@ -1,0 +1,123 @@
+import { type FormEvent, useState } from 'react';
+import { formatCents, raiseLimits } from '../../engine';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { centsOrNull, Field, FormError, useAction } from '../components/forms';
+import { Modal } from '../components/Modal';
+import { common, raise as t } from '../texts';
+
+const toDollars = (cents: number) => (cents / 100).toFixed(2);
+
+interface Props {
+  room: Room;
+  playerId: string;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+}
+
+/**
+ * The raise dialog. Every number comes from the engine's raiseLimits: current bet, stack, min and
+ * max total bet, the Pot preset and whether the max is capped by the opponents' stacks.
+ */
+export function RaiseModal({ room, playerId, send, onClose }: Props) {
+  const limits = raiseLimits(room, playerId);
+  const [text, setText] = useState(() => (limits ? toDollars(Math.min(limits.min, limits.max)) : ''));
+  const { pending, error, setError, run } = useAction();
+
+  if (!limits) return null;
+  const ownMax = limits.currentBet + limits.stack;
+  // Mirrors the engine's checks (betting.ts act RAISE) with its own numbers, so the player sees the
+  // spec's message before sending: going all-in (exactly bet + stack) is always accepted.
+  const problem = (amount: number | null): string | null => {
+    if (amount === null) return t.errorInvalid;
+    if (amount > ownMax) return t.errorChips(formatCents(ownMax));
+    if (amount === ownMax) return null;
+    if (amount > limits.max) return t.errorEffective(formatCents(limits.max));
+    if (amount < limits.min) return t.errorMin(formatCents(limits.minRaise), formatCents(limits.min));
+    return null;
+  };
+  const canRaise = problem(limits.min) === null || problem(limits.max) === null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (pending) return;
+    const amount = centsOrNull(text);
+    const message = problem(amount);
+    if (message !== null || amount === null) return setError(message);
+    if (await run(() => send({ type: 'act', action: 'RAISE', amount }))) onClose();
+  };
+
+  const presets = [
+    { label: t.minRaise, amount: limits.min },
+    { label: t.pot, amount: limits.pot },
+    { label: t.allIn, amount: limits.max },
+  ];
+
+  return (
+    <Modal title={t.title} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        <dl className="facts">
+          <div>
+            <dt>{t.currentBet}</dt>
+            <dd>{formatCents(limits.currentBet)}</dd>
+          </div>
+          <div>
+            <dt>{t.stack}</dt>
+            <dd>{formatCents(limits.stack)}</dd>
+          </div>
+        </dl>
+        <Field
+          label={t.amount}
+          className="amount-input"
+          inputMode="decimal"
+          autoComplete="off"
+          data-autofocus
+          value={text}
+          hint={
+            <>
+              {t.min} {formatCents(limits.min)} · {t.max} {formatCents(limits.max)}
+              {limits.limitedByOpponents ? (
+                <>
+                  <br />
+                  {t.limited}
+                </>
+              ) : null}
+            </>
+          }
+          onChange={(e) => {
+            setText(e.target.value);
+            setError(null);
+          }}
+        />
+        <fieldset className="presets">
+          <legend className="sr-only">{t.title}</legend>
+          {presets.map((p) => (
+            <button
+              key={p.label}
+              type="button"
+              className="button secondary"
+              disabled={problem(p.amount) !== null}
+              onClick={() => {
+                setText(toDollars(p.amount));
+                setError(null);
+              }}
+            >
+              <span>{p.label}</span>
+              <span className="preset-amount">{formatCents(p.amount)}</span>
+            </button>
+          ))}
+        </fieldset>
+        {canRaise ? null : <p className="muted">{t.cannotRaise}</p>}
+        <FormError message={error} />
+        <div className="button-row">
+          <button type="button" className="button secondary" onClick={onClose}>
+            {common.cancel}
+          </button>
+          <button type="submit" className="button primary" disabled={pending || !canRaise}>
+            {pending ? t.loading : t.confirm}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

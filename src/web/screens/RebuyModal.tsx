@@ -1,0 +1,61 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { centsOrNull, Field, FormError, useAction } from '../components/forms';
+import { Modal } from '../components/Modal';
+import { approvedPlayers } from '../game/view';
+import { rebuy as t } from '../texts';
+
+interface Props {
+  room: Room;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+}
+
+/** "Player Rebuy" (host): add chips to a player's stack and investment. */
+export function RebuyModal({ room, send, onClose }: Props) {
+  const players = approvedPlayers(room);
+  const selectId = useId();
+  const [playerId, setPlayerId] = useState('');
+  const [amount, setAmount] = useState('');
+  const { pending, error, setError, run } = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (pending) return;
+    if (!room.players[playerId]) return setError(t.errorPlayer);
+    const cents = centsOrNull(amount);
+    if (cents === null || cents <= 0) return setError(t.errorAmount);
+    if (await run(() => send({ type: 'rebuy', playerId, amount: cents }))) onClose();
+  };
+
+  return (
+    <Modal title={t.title} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={selectId}>{t.player}</label>
+          <select id={selectId} value={playerId} data-autofocus onChange={(e) => setPlayerId(e.target.value)}>
+            <option value="">{t.choose}</option>
+            {players.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          label={t.amount}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={t.placeholder}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+        />
+        <FormError message={error} />
+        <button type="submit" className="button primary block" disabled={pending}>
+          {pending ? t.loading : t.submit}
+        </button>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,72 @@
+import { type FormEvent, useState } from 'react';
+import { dollarsToCents } from '../../engine';
+import type { Command, Settings } from '../../engine/types';
+import { BLIND_MIN_DOLLARS } from '../../shared/limits';
+import type { Ack } from '../../shared/protocol';
+import { Field, FormError, useAction } from '../components/forms';
+import { Modal } from '../components/Modal';
+import { settings as t } from '../texts';
+
+const toDollars = (cents: number) => (cents / 100).toFixed(2);
+
+interface Props {
+  settings: Settings;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+}
+
+/** "Game Settings" (host): small and big blind in dollars. */
+export function SettingsModal({ settings, send, onClose }: Props) {
+  const [small, setSmall] = useState(toDollars(settings.smallBlind));
+  const [big, setBig] = useState(toDollars(settings.bigBlind));
+  const { pending, error, setError, run } = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (pending) return;
+    if (small.trim() === '' || big.trim() === '') {
+      setError(t.errorMissing);
+      return;
+    }
+    let smallBlind: number;
+    let bigBlind: number;
+    try {
+      smallBlind = dollarsToCents(small);
+      bigBlind = dollarsToCents(big);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : t.errorMissing);
+      return;
+    }
+    if (await run(() => send({ type: 'updateSettings', smallBlind, bigBlind }))) onClose();
+  };
+
+  return (
+    <Modal title={t.title} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        <Field
+          label={t.smallBlind}
+          type="number"
+          inputMode="decimal"
+          min={BLIND_MIN_DOLLARS}
+          step={0.01}
+          value={small}
+          data-autofocus
+          onChange={(e) => setSmall(e.target.value)}
+        />
+        <Field
+          label={t.bigBlind}
+          type="number"
+          inputMode="decimal"
+          min={BLIND_MIN_DOLLARS}
+          step={0.01}
+          value={big}
+          onChange={(e) => setBig(e.target.value)}
+        />
+        <FormError message={error} />
+        <button type="submit" className="button primary block" disabled={pending}>
+          {pending ? t.loading : t.submit}
+        </button>
+      </form>
+    </Modal>
+  );
+}

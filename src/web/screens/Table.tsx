@@ -1,0 +1,441 @@
+import { useEffect, useState } from 'react';
+import { formatCents, raiseLimits } from '../../engine';
+import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { FormError, useAction } from '../components/forms';
+import { LeaveIcon } from '../components/icons';
+import { Presence } from '../components/Presence';
+import { useTurnBuzz, useWakeLock } from '../game/effects';
+import { describeEvent } from '../game/log-lines';
+import {
+  COMMUNITY_CARDS,
+  fundedPlayers,
+  highestRoundBet,
+  livePots,
+  pendingPlayers,
+  playersInHand,
+  potNumber,
+  potTotal,
+  seatOrder,
+} from '../game/view';
+import { common, endGame, table as t } from '../texts';
+import { PendingList } from './Lobby';
+import { RaiseModal } from './RaiseModal';
+import { RebuyModal } from './RebuyModal';
+import { WinnerModal } from './WinnerModal';
+
+export interface TableProps {
+  snapshot: RoomSnapshot;
+  me: string | null;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onLeave: () => Promise<Ack<unknown>>;
+}
+
+type Open = 'none' | 'raise' | 'winner' | 'rebuy' | 'end' | 'leave';
+
+/** When the last hand ended because everyone else folded: the winner and what they took. */
+function foldWin(room: Room): { key: string; name: string; amount: number } | null {
+  const gs = room.gameState;
+  if (gs.stage !== 'SHOWDOWN' || gs.winnerIds.length === 0) return null;
+  const left = playersInHand(room);
+  if (left.length !== 1) return null;
+  const awards = room.log.filter(
+    (e): e is Extract<LoggedEvent, { type: 'potAwarded' }> =>
+      e.type === 'potAwarded' && e.reason === 'FOLD' && e.handNumber === gs.handNumber,
+  );
+  if (awards.length === 0) return null;
+  return {
+    key: `${gs.handNumber}-${awards[0]!.seq}`,
+    name: left[0]!.name,
+    amount: awards.reduce((sum, e) => sum + e.amount, 0),
+  };
+}
+
+/**
+ * The automatic winner animation: when a single player is left in the hand, it starts after
+ * 500 ms and plays for about 3 s, once per hand.
+ */
+function useFoldWinAnimation(room: Room) {
+  const win = foldWin(room);
+  const [shown, setShown] = useState<typeof win>(null);
+  const key = win?.key ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the award, not on every snapshot.
+  useEffect(() => {
+    if (!key || !win) return;
+    const start = setTimeout(() => setShown(win), 500);
+    const stop = setTimeout(() => setShown(null), 3500);
+    return () => {
+      clearTimeout(start);
+      clearTimeout(stop);
+    };
+  }, [key]);
+  return shown;
+}
+
+/** The game table (status PLAYING). */
+export function Table({ snapshot, me, send, onLeave }: TableProps) {
+  const { room, presence } = snapshot;
+  const gs = room.gameState;
+  const isHost = me === room.hostId;
+  const seats = seatOrder(room).filter((p) => p.isApproved);
+  const pending = pendingPlayers(room);
+  const mine = me ? room.players[me] : undefined;
+  const myTurn = !!me && gs.currentTurnPlayerId === me;
+  const turnPlayer = gs.currentTurnPlayerId ? room.players[gs.currentTurnPlayerId] : undefined;
+  const limits = myTurn && me ? raiseLimits(room, me) : null;
+  const highest = limits?.highestBet ?? highestRoundBet(room);
+  const inHand = !!mine && mine.isActive && !mine.hasFolded;
+  const toCall = mine && inHand ? Math.max(0, Math.min(highest - mine.currentRoundBet, mine.stack)) : 0;
+  const pots = livePots(room);
+  const total = potTotal(room);
+  const atShowdown = gs.stage === 'SHOWDOWN';
+  const undecided = atShowdown && total > 0;
+  const funded = fundedPlayers(room);
+  const foldWinShown = useFoldWinAnimation(room);
+  const [open, setOpen] = useState<Open>('none');
+  const close = () => setOpen('none');
+  const act = useAction();
+  const host = useAction();
+
+  useTurnBuzz(myTurn);
+  useWakeLock(true);
+
+  const showdownBanner =
+    undecided && gs.autoAdvancedReason
+      ? gs.autoAdvancedReason === 'ALL_REMAINING_ALL_IN'
+        ? t.allPlayersAllIn
+        : t.bettingComplete
+      : undecided
+        ? t.stageNames.SHOWDOWN
+        : null;
+  const chipless = !!mine && mine.isApproved && mine.stack === 0 && atShowdown && total === 0;
+  const onlyOneFunded = atShowdown && total === 0 && funded.length < 2;
+
+  return (
+    <main className={myTurn ? 'screen table my-turn' : 'screen table'}>
+      <header className="table-head">
+        <div className="table-head-row">
+          <div className="cards" role="img" aria-label={t.communityCards(COMMUNITY_CARDS[gs.stage])}>
+            {[0, 1, 2, 3, 4].map((i) => (
+              <span key={i} className={i < COMMUNITY_CARDS[gs.stage] ? 'card-slot dealt' : 'card-slot'} />
+            ))}
+          </div>
+          {!isHost ? (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t.leaveLabel}
+              onClick={() => setOpen('leave')}
+            >
+              <LeaveIcon />
+            </button>
+          ) : null}
+        </div>
+        <h1 className="stage">{t.stageNames[gs.stage]}</h1>
+        <div className="pot-line">
+          <p className="pot">
+            <span className="label">{pots.length > 1 ? t.pots(pots.length) : t.pot}</span>
+            <span className="amount big">{formatCents(total)}</span>
+          </p>
+          {inHand && !atShowdown ? (
+            <p className="to-call">
+              <span className="label">{t.toCall}</span>
+              <span className="amount">{formatCents(toCall)}</span>
+            </p>
+          ) : null}
+        </div>
+        {pots.length > 1 ? (
+          <ul className="pot-list">
+            {pots.map((p) => (
+              <li key={p.id}>
+                {p.isMainPot ? t.mainPot : t.sidePot(potNumber(p))} {formatCents(p.amount)}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </header>
+
+      {showdownBanner ? (
+        <div className="banner showdown" role="status">
+          <strong>{showdownBanner}</strong>
+          <span>{t.hostCanDeclare}</span>
+        </div>
+      ) : null}
+      {chipless ? (
+        <div className="banner chipless" role="status">
+          <strong>{t.chipless}</strong>
+          <span>{isHost ? t.chiplessHost : t.chiplessText}</span>
+        </div>
+      ) : null}
+      {onlyOneFunded ? (
+        <div className="banner warning" role="status">
+          <strong>{t.onlyOneFunded}</strong>
+          <span>{t.onlyOneFundedText}</span>
+        </div>
+      ) : null}
+
+      <ul className="seats" aria-label={t.hand(gs.handNumber)}>
+        {seats.map((p) => (
+          <Seat
+            key={p.id}
+            player={p}
+            me={me}
+            online={presence[p.id] ?? false}
+            turn={gs.currentTurnPlayerId === p.id}
+            winner={gs.winnerIds.includes(p.id)}
+          />
+        ))}
+      </ul>
+
+      {isHost && pending.length > 0 ? (
+        <section className="card pending-card" aria-labelledby="table-pending-title">
+          <h2 id="table-pending-title">{t.pendingTitle}</h2>
+          <PendingList players={pending} presence={presence} send={send} />
+        </section>
+      ) : null}
+      {mine && !mine.isApproved ? <p className="muted center">{t.notSeated}</p> : null}
+
+      <HandLog room={room} />
+
+      <footer className="table-foot">
+        <span>{t.hand(gs.handNumber)}</span>
+        <span>
+          {t.blinds(
+            formatCents(gs.blinds?.smallBlind ?? room.settings.smallBlind),
+            formatCents(gs.blinds?.bigBlind ?? room.settings.bigBlind),
+          )}
+        </span>
+      </footer>
+
+      <div className="dock">
+        <FormError message={act.error ?? host.error} />
+        {myTurn && mine ? (
+          <section className="actions" aria-label={t.yourTurn}>
+            <p className="turn-title">{t.yourTurn}</p>
+            <div className="action-row">
+              <button
+                type="button"
+                className="button danger large"
+                disabled={act.pending}
+                onClick={() => void act.run(() => send({ type: 'act', action: 'FOLD' }))}
+              >
+                {t.fold}
+              </button>
+              <button
+                type="button"
+                className="button secondary large"
+                disabled={act.pending}
+                onClick={() => void act.run(() => send({ type: 'act', action: 'CALL' }))}
+              >
+                {toCall > 0 ? t.call(formatCents(toCall)) : t.check}
+              </button>
+              <button
+                type="button"
+                className="button primary large"
+                disabled={act.pending || !limits || limits.max <= limits.highestBet}
+                aria-haspopup="dialog"
+                onClick={() => setOpen('raise')}
+              >
+                {t.raise}
+              </button>
+            </div>
+          </section>
+        ) : (
+          <WaitingLine room={room} isHost={isHost} turnPlayer={turnPlayer} />
+        )}
+
+        {isHost ? (
+          <section className="host-controls" aria-label={t.hostControls}>
+            {gs.canAdvanceStage ? (
+              <button
+                type="button"
+                className="button primary block large"
+                disabled={host.pending}
+                onClick={() => void host.run(() => send({ type: 'advanceStage' }))}
+              >
+                {gs.nextStageName ?? t.nextStage}
+              </button>
+            ) : null}
+            {undecided ? (
+              <button
+                type="button"
+                className="button primary block large"
+                aria-haspopup="dialog"
+                onClick={() => setOpen('winner')}
+              >
+                {t.declareWinner}
+              </button>
+            ) : null}
+            {atShowdown && total === 0 && funded.length >= 2 ? (
+              <button
+                type="button"
+                className="button primary block large"
+                disabled={host.pending}
+                onClick={() => void host.run(() => send({ type: 'newHand' }))}
+              >
+                {t.newHand}
+              </button>
+            ) : null}
+            <div className="button-row">
+              {room.settings.enableRebuys ? (
+                <button
+                  type="button"
+                  className="button secondary"
+                  aria-haspopup="dialog"
+                  onClick={() => setOpen('rebuy')}
+                >
+                  {t.rebuys}
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className="button danger-outline"
+                aria-haspopup="dialog"
+                onClick={() => setOpen('end')}
+              >
+                {t.endGame}
+              </button>
+            </div>
+          </section>
+        ) : null}
+      </div>
+
+      {foldWinShown ? (
+        <div className="win-overlay" role="status" aria-live="assertive">
+          <div className="win-card">
+            <div className="win-chip" aria-hidden="true" />
+            <p className="win-title">{t.autoWinner(foldWinShown.name)}</p>
+            <p className="amount big">{formatCents(foldWinShown.amount)}</p>
+            <p>{t.autoWinnerText}</p>
+          </div>
+        </div>
+      ) : null}
+
+      {open === 'raise' && me ? <RaiseModal room={room} playerId={me} send={send} onClose={close} /> : null}
+      {open === 'winner' ? <WinnerModal room={room} send={send} onClose={close} /> : null}
+      {open === 'rebuy' ? <RebuyModal room={room} send={send} onClose={close} /> : null}
+      {open === 'end' ? (
+        <ConfirmModal
+          title={endGame.title}
+          text={endGame.text}
+          confirmLabel={endGame.confirm}
+          pendingLabel={endGame.loading}
+          danger
+          onConfirm={() => send({ type: 'endGame' })}
+          onClose={close}
+        />
+      ) : null}
+      {open === 'leave' ? (
+        <ConfirmModal
+          title={t.leaveTitle}
+          text={t.leaveText}
+          confirmLabel={t.leaveConfirm}
+          danger
+          onConfirm={onLeave}
+          onClose={close}
+        />
+      ) : null}
+    </main>
+  );
+}
+
+function Seat({
+  player: p,
+  me,
+  online,
+  turn,
+  winner,
+}: {
+  player: Player;
+  me: string | null;
+  online: boolean;
+  turn: boolean;
+  winner: boolean;
+}) {
+  const badge = t.badges[p.role];
+  const classes = ['seat', turn && 'turn', winner && 'winner', p.hasFolded && 'folded', !p.isActive && 'out']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <li className={classes} aria-current={turn ? 'true' : undefined}>
+      <div className="seat-main">
+        <Presence online={online} />
+        <span className="player-name">
+          {p.name}
+          {p.id === me ? <span className="tag you">{common.you}</span> : null}
+          {p.isHost ? <span className="tag host">{common.host}</span> : null}
+        </span>
+        {badge ? (
+          <span className="badge" title={t.badgeNames[p.role]}>
+            <span aria-hidden="true">{badge}</span>
+            <span className="sr-only">{t.badgeNames[p.role]}</span>
+          </span>
+        ) : null}
+      </div>
+      <div className="seat-numbers">
+        <span className="seat-stack">
+          <span className="label">{t.stack}</span> {formatCents(p.stack)}
+        </span>
+        {p.currentRoundBet > 0 ? (
+          <span className="seat-bet">
+            <span className="label">{t.bet}</span> {formatCents(p.currentRoundBet)}
+          </span>
+        ) : null}
+        {turn ? <span className="tag turn-tag">{t.turn}</span> : null}
+        {winner ? <span className="tag winner-tag">{t.winner}</span> : null}
+        {p.hasFolded ? <span className="tag">{t.folded}</span> : null}
+        {p.isAllIn ? <span className="tag allin-tag">{t.allIn}</span> : null}
+        {!p.isActive && !p.hasFolded ? <span className="tag">{t.sittingOut}</span> : null}
+      </div>
+    </li>
+  );
+}
+
+function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean; turnPlayer?: Player }) {
+  const gs = room.gameState;
+  const total = potTotal(room);
+  let title: string;
+  let text: string | null;
+  if (turnPlayer) {
+    title = t.playersTurn(turnPlayer.name);
+    text = t.waitingAction;
+  } else if (gs.canAdvanceStage) {
+    title = t.roundComplete;
+    text = isHost ? null : t.waitingDeal(gs.nextStageName ?? t.nextStage);
+  } else if (gs.stage === 'SHOWDOWN') {
+    if (isHost) return null;
+    title = t.stageNames.SHOWDOWN;
+    text = total > 0 ? t.waitingDeclare : t.waitingNewHand;
+  } else {
+    title = t.waitingPlayer;
+    text = t.toAct;
+  }
+  return (
+    <div className="waiting-line" role="status">
+      <strong>{title}</strong>
+      {text ? <span>{text}</span> : null}
+    </div>
+  );
+}
+
+function HandLog({ room }: { room: Room }) {
+  const lines = room.log
+    .map((e) => ({ seq: e.seq, text: describeEvent(e), hand: e.handNumber }))
+    .filter((l): l is { seq: number; text: string; hand: number } => l.text !== null)
+    .reverse();
+  return (
+    <details className="hand-log">
+      <summary>{t.log}</summary>
+      {lines.length === 0 ? (
+        <p className="muted">{t.logEmpty}</p>
+      ) : (
+        <ol reversed>
+          {lines.map((l) => (
+            <li key={l.seq}>{l.text}</li>
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}

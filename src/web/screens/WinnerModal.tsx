@@ -1,0 +1,94 @@
+import { type FormEvent, useState } from 'react';
+import { formatCents } from '../../engine';
+import type { Command, Pot, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { FormError, useAction } from '../components/forms';
+import { Modal } from '../components/Modal';
+import { livePots, playersInHand, potNumber, potTotal } from '../game/view';
+import { winner as t, table } from '../texts';
+
+interface Props {
+  room: Room;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+}
+
+function potLabel(pot: Pot): string {
+  return pot.isMainPot ? table.mainPot : table.sidePot(potNumber(pot));
+}
+
+/**
+ * Declare the winner(s). One pot: pick one or more players (several split it). Several pots
+ * (side pots): pick the winners pot by pot among the players eligible for each; sent as byPot.
+ */
+export function WinnerModal({ room, send, onClose }: Props) {
+  const inHand = playersInHand(room);
+  const pots = livePots(room);
+  const perPot = pots.length > 1;
+  const names = new Map(inHand.map((p) => [p.id, p.name]));
+  const key = (pot: Pot | null) => (pot ? pot.id : 'all');
+  const groups: Array<{ pot: Pot | null; candidates: string[] }> = perPot
+    ? pots.map((pot) => ({ pot, candidates: pot.eligiblePlayers.filter((id) => names.has(id)) }))
+    : [{ pot: null, candidates: inHand.map((p) => p.id) }];
+  // A side pot only one player can win is theirs already: pre-selected.
+  const [chosen, setChosen] = useState<Record<string, string[]>>(() =>
+    Object.fromEntries(
+      groups.filter((g) => g.pot && g.candidates.length === 1).map((g) => [key(g.pot), g.candidates]),
+    ),
+  );
+  const { pending, error, setError, run } = useAction();
+
+  const toggle = (potKey: string, id: string) =>
+    setChosen((c) => {
+      const list = c[potKey] ?? [];
+      return { ...c, [potKey]: list.includes(id) ? list.filter((x) => x !== id) : [...list, id] };
+    });
+
+  const split = groups.some((g) => (chosen[key(g.pot)] ?? []).length > 1);
+  const complete = groups.every((g) => (chosen[key(g.pot)] ?? []).length > 0);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (pending) return;
+    if (!complete) return setError(t.chooseSomeone);
+    const winnerIds = [...new Set(groups.flatMap((g) => chosen[key(g.pot)] ?? []))];
+    const command: Command = perPot
+      ? {
+          type: 'declareWinners',
+          winnerIds,
+          byPot: Object.fromEntries(groups.map((g) => [key(g.pot), chosen[key(g.pot)] ?? []])),
+        }
+      : { type: 'declareWinners', winnerIds };
+    if (await run(() => send(command))) onClose();
+  };
+
+  return (
+    <Modal title={t.title} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        <p className="muted">{perPot ? t.choosePerPot : t.choose}</p>
+        {groups.map((g) => (
+          <fieldset key={key(g.pot)} className="choices">
+            <legend>
+              {g.pot
+                ? t.potTitle(potLabel(g.pot), formatCents(g.pot.amount))
+                : t.potTitle(table.pot, formatCents(potTotal(room)))}
+            </legend>
+            {g.candidates.map((id) => {
+              const checked = (chosen[key(g.pot)] ?? []).includes(id);
+              return (
+                <label key={id} className={checked ? 'choice checked' : 'choice'}>
+                  <input type="checkbox" checked={checked} onChange={() => toggle(key(g.pot), id)} />
+                  <span>{names.get(id)}</span>
+                </label>
+              );
+            })}
+          </fieldset>
+        ))}
+        <FormError message={error} />
+        <button type="submit" className="button primary block large" disabled={pending || !complete}>
+          {pending ? t.loading : split ? t.awardSplit : t.award}
+        </button>
+      </form>
+    </Modal>
+  );
+}

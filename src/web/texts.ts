@@ -1,0 +1,297 @@
+/**
+ * Every user-facing word of the web app, grouped per screen. Wording follows SPEC.md section 2
+ * (labels, banners, confirmations) and section 8 (errors) exactly; the few additions (reconnecting,
+ * notices, hand log) are ours. Functions build the texts that carry names or amounts; amounts
+ * arrive already formatted by the engine's formatCents.
+ */
+
+export const APP_NAME = 'Chipless';
+
+export const common = {
+  cancel: 'Cancel',
+  close: 'Close',
+  back: 'Back',
+  backHome: 'Back to Home',
+  reconnecting: 'Reconnecting…',
+  reconnectingHint: 'Your seat is safe. Picking up where you left off.',
+  resuming: 'Getting back to your game…',
+  noConnection: 'No connection right now. Please try again in a moment.',
+  dismiss: 'Dismiss',
+  host: 'Host',
+  you: '(You)',
+  online: 'online',
+  offline: 'offline',
+};
+
+export const landing = {
+  title: APP_NAME,
+  tagline: 'Play poker without chips',
+  start: 'Start a Game',
+  join: 'Join with Code',
+  handsDealt: (count: string) => `${count} hands dealt`,
+  support: 'Support Chipless',
+  info: 'How to play, FAQ and contact',
+  about: 'About',
+  faq: 'FAQ',
+};
+
+export const menu = {
+  title: 'Menu',
+  howToPlay: 'How to Play',
+  steps: [
+    'Deal real cards: grab a deck and deal as usual. The app never deals cards.',
+    'Everyone joins from their own phone with the 5-character room code.',
+    'The host runs the table: stages, winners and rebuys.',
+    'End the game to see who owes whom.',
+    'Enjoy the game!',
+  ],
+  faq: 'FAQ',
+  contact: 'Contact',
+  contactText: 'Questions or ideas? Write to us:',
+};
+
+export const createRoom = {
+  title: 'Start a Game',
+  name: 'Your Name',
+  namePlaceholder: 'Enter your name',
+  chips: 'Starting Chips',
+  chipsHint: 'In dollars, from 1 to 10,000',
+  submit: 'Create Room',
+  loading: 'Creating...',
+  errorName: 'Please enter your name',
+  errorFailed: 'Failed to create room. Please try again.',
+};
+
+export const joinRoom = {
+  title: 'Join a Game',
+  code: 'Room Code',
+  codePlaceholder: 'ABCDE',
+  name: 'Your Name',
+  namePlaceholder: 'Enter your name',
+  chips: 'Starting Chips',
+  chipsHint: 'In dollars, from 1 to 10,000',
+  submit: 'Join Room',
+  loading: 'Joining...',
+  errorMissing: 'Please enter both room code and your name',
+  errorFailed: 'Failed to join room. Please try again.',
+};
+
+export const lobby = {
+  title: 'Game Lobby',
+  roomCode: 'Room Code',
+  share: 'Share this code with friends',
+  joinLink: 'Join link',
+  copyLink: 'Copy Link',
+  copied: 'Copied!',
+  shareLink: 'Share Link',
+  shareTitle: 'Join my Chipless poker game',
+  qrLabel: (code: string) => `QR code to join room ${code}`,
+  blinds: 'Blinds',
+  smallBlind: 'Small Blind',
+  bigBlind: 'Big Blind',
+  players: (count: number, max: number) => `Players (${count}/${max})`,
+  waitingApproval: 'Waiting for Approval',
+  wantsToJoin: (chips: string) => `Wants to join with ${chips} chips`,
+  approve: (name: string) => `Approve ${name}`,
+  deny: (name: string) => `Deny ${name}`,
+  remove: (name: string) => `Remove ${name}`,
+  settings: 'Settings',
+  start: 'Start Game',
+  starting: 'Starting...',
+  needPlayers: 'Need at least 2 players to start',
+  waitingHost: 'Waiting for host to start the game',
+  waitingYourApproval: 'Waiting for the host to approve you',
+  endSessionLabel: 'End game session',
+  leaveLabel: 'Leave room',
+  endSessionTitle: 'End Game Session?',
+  endSessionText: 'This will end the game for all players and return everyone to the home screen.',
+  endSessionConfirm: 'End Game Session',
+  removeTitle: 'Remove this player from the game?',
+  removeConfirm: 'Remove',
+};
+
+export const settings = {
+  title: 'Game Settings',
+  smallBlind: 'Small Blind',
+  bigBlind: 'Big Blind',
+  submit: 'Save Settings',
+  loading: 'Saving...',
+  errorMissing: 'Please enter both small and big blind amounts',
+};
+
+export const table = {
+  stageNames: {
+    PRE_FLOP: 'Pre-Flop',
+    FLOP: 'Flop',
+    TURN: 'Turn',
+    RIVER: 'River',
+    SHOWDOWN: 'Showdown',
+  },
+  communityCards: (n: number) => `${n} of 5 community cards dealt`,
+  pot: 'Pot',
+  pots: (n: number) => `${n} Pots`,
+  mainPot: 'Main pot',
+  sidePot: (n: string) => `Side pot ${n}`,
+  toCall: 'To call',
+  stack: 'Stack',
+  bet: 'Bet',
+  folded: 'Folded',
+  allIn: 'All-In',
+  sittingOut: 'Sitting out',
+  turn: 'Turn',
+  winner: 'Winner',
+  badges: { DEALER: 'D', SMALL_BLIND: 'SB', BIG_BLIND: 'BB', DEALER_SMALL_BLIND: 'D/SB' } as Record<
+    string,
+    string
+  >,
+  badgeNames: {
+    DEALER: 'Dealer',
+    SMALL_BLIND: 'Small blind',
+    BIG_BLIND: 'Big blind',
+    DEALER_SMALL_BLIND: 'Dealer and small blind',
+  } as Record<string, string>,
+  hand: (n: number) => `Hand #${n}`,
+  blinds: (sb: string, bb: string) => `Blinds ${sb} / ${bb}`,
+  fold: 'Fold',
+  check: 'Check',
+  call: (amount: string) => `Call ${amount}`,
+  raise: 'Raise',
+  yourTurn: 'Your Turn',
+  playersTurn: (name: string) => `${name}'s Turn`,
+  waitingAction: 'Waiting for their action...',
+  waitingPlayer: 'Waiting for Player',
+  toAct: 'To act',
+  roundComplete: 'Betting round complete',
+  waitingDeal: (stage: string) => `Waiting for the host to deal the ${stage}`,
+  waitingDeclare: 'Waiting for the host to declare the winner',
+  waitingNewHand: 'Waiting for the host to start a new hand',
+  nextStage: 'Next Stage',
+  declareWinner: 'Declare Winner',
+  newHand: 'New Hand',
+  rebuys: 'Rebuys',
+  endGame: 'End Game',
+  hostControls: 'Host controls',
+  leaveLabel: 'Leave game',
+  leaveTitle: 'Leave this game?',
+  leaveText: 'Your chips at this moment stay in the final results.',
+  leaveConfirm: 'Leave Game',
+  bettingComplete: 'Betting Complete',
+  allPlayersAllIn: 'All Players All-In',
+  hostCanDeclare: 'Host can now declare the winner',
+  chipless: "You're Chipless!",
+  chiplessText: 'Ask the host for a rebuy to get back in.',
+  chiplessHost: 'You still manage the game as the host, and you can rebuy yourself.',
+  onlyOneFunded: 'Only 1 player has money',
+  onlyOneFundedText: 'Rebuy or End Game to continue',
+  autoWinner: (name: string) => `${name} wins!`,
+  autoWinnerText: 'All other players folded.',
+  pendingTitle: 'Waiting for Approval',
+  log: 'Hand log',
+  logEmpty: 'Nothing has happened yet.',
+  notSeated: 'You will be dealt in when the host approves you and a new hand starts.',
+};
+
+export const raise = {
+  title: 'Raise',
+  currentBet: 'Current bet',
+  stack: 'Your stack',
+  amount: 'Total Bet Amount',
+  min: 'Min',
+  max: 'Max',
+  limited: "* Limited by opponents' stack sizes",
+  minRaise: 'Min Raise',
+  pot: 'Pot',
+  allIn: 'All-In',
+  confirm: 'Confirm Raise',
+  loading: 'Raising...',
+  errorMin: (minRaise: string, min: string) =>
+    `Minimum raise is ${minRaise}. Total bet must be at least ${min}`,
+  errorChips: (max: string) => `You don't have enough chips. Maximum bet is ${max}`,
+  errorEffective: (max: string) => `Maximum effective bet is ${max} based on opponents' stack sizes.`,
+  errorInvalid: 'Please enter a valid amount (e.g., "25.50")',
+  cannotRaise: 'A full raise is not possible: you can call, or fold.',
+};
+
+export const winner = {
+  title: 'Declare Winner',
+  choose: 'Choose the winner, or several players to split the pot.',
+  choosePerPot: 'Choose the winners of each pot.',
+  award: 'Award Pot',
+  awardSplit: 'Award Split Pot',
+  loading: 'Declaring...',
+  chooseSomeone: 'Choose at least one winner for every pot.',
+  potTitle: (label: string, amount: string) => `${label}: ${amount}`,
+};
+
+export const rebuy = {
+  title: 'Player Rebuy',
+  player: 'Player',
+  choose: 'Choose a player...',
+  amount: 'Rebuy Amount',
+  placeholder: '25.00',
+  submit: 'Add Chips',
+  loading: 'Adding...',
+  errorAmount: 'Please enter a valid positive amount',
+  errorPlayer: 'Selected player not found',
+};
+
+export const endGame = {
+  title: 'End Game',
+  text: 'Are you sure you want to end the game? This will show final results and payouts for all players.',
+  confirm: 'End Game & Auto-Settle Payouts',
+  loading: 'Ending...',
+};
+
+export const gameOver = {
+  title: 'Game Over',
+  everyoneChipless: 'Everyone went Chipless!',
+  tie: "It's a Tie! Nobody left Chipless!",
+  winner: (name: string) => `${name} Left em' all Chipless!`,
+  settlements: 'Settlements',
+  owes: (from: string, to: string) => `${from} owes ${to}`,
+  noSettlements: 'No settlements needed.',
+  rankings: 'Rankings',
+  finalChips: 'Final chips',
+  net: 'Net',
+  left: '(left)',
+  screenshot: 'Take a screenshot to keep the results.',
+};
+
+export const notices = {
+  deleted: 'The host ended the game session.',
+  removed: 'You were removed from the game.',
+  expired: 'The room closed after a while without activity.',
+  not_found: 'Room not found. Please check the room code.',
+  resumeFailed: 'Your previous game is no longer available.',
+};
+
+export const log = {
+  joined: (name: string, chips: string) => `${name} asks to join with ${chips}`,
+  approved: (name: string) => `${name} joined the table`,
+  removed: (name: string) => `${name} was removed`,
+  left: (name: string) => `${name} left`,
+  settings: (sb: string, bb: string) => `Blinds set to ${sb} / ${bb}`,
+  gameStarted: 'Game started',
+  handStarted: (n: number) => `Hand #${n}`,
+  smallBlind: (name: string, amount: string) => `${name} posts small blind ${amount}`,
+  bigBlind: (name: string, amount: string) => `${name} posts big blind ${amount}`,
+  fold: (name: string) => `${name} folds`,
+  check: (name: string) => `${name} checks`,
+  call: (name: string, amount: string) => `${name} calls ${amount}`,
+  raise: (name: string, total: string) => `${name} raises to ${total}`,
+  allIn: (name: string, total: string) => `${name} goes all-in for ${total}`,
+  allInSuffix: ' (all-in)',
+  returned: (name: string, amount: string) => `${amount} returned to ${name}`,
+  stage: (stage: string) => `${stage}`,
+  pot: (amount: string, names: string) => `Pot ${amount} to ${names}`,
+  sidePot: (n: string, amount: string, names: string) => `Side pot ${n} ${amount} to ${names}`,
+  handCompleted: (n: number) => `Hand #${n} complete`,
+  rebuy: (name: string, amount: string) => `${name} rebuys ${amount}`,
+  gameEnded: 'Game ended',
+  roomDeleted: 'Room closed',
+};
+
+export const pages = {
+  back: 'Back',
+  startCta: 'Start a Game',
+};
