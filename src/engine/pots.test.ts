@@ -51,7 +51,7 @@ describe('buildPots', () => {
     ]);
   });
 
-  it('during a round a player who can still call is eligible up to their reach', () => {
+  it('during a round a player who can still call is eligible up to their reach (stack + bet)', () => {
     // Right after the blinds: the big blind layer is not a side pot while others can still call.
     const pots = buildPots([
       { id: 'sb', amount: 100, live: true, reach: 10_000 },
@@ -59,8 +59,8 @@ describe('buildPots', () => {
       { id: 'utg', amount: 0, live: true, reach: 150 },
     ]);
     expect(pots).toEqual([
-      { id: 'main', amount: 200, eligiblePlayers: ['sb', 'bb', 'utg'], isMainPot: true },
-      { id: 'side-1', amount: 100, eligiblePlayers: ['sb', 'bb'], isMainPot: false },
+      { id: 'main', amount: 250, eligiblePlayers: ['sb', 'bb', 'utg'], isMainPot: true },
+      { id: 'side-1', amount: 50, eligiblePlayers: ['sb', 'bb'], isMainPot: false },
     ]);
   });
 });

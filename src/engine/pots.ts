@@ -23,17 +23,26 @@ export interface Contribution {
  * difference times the number of players who reached it (folded ones included); eligible are the
  * live players who reached it. Adjacent layers with the same eligible players form one pot, and a
  * layer no live player reached (dead money) joins the pot below it. Ids are 'main', 'side-1', ...
- * With nothing contributed the result is one empty main pot with every live player eligible.
+ * While a round is running, a live player's `reach` also bounds a layer, so the pots preview
+ * what each player can still win. With nothing contributed the result is one empty main pot with
+ * every live player eligible.
  * `entries` must be in seat order; eligible lists keep it.
  */
 export function buildPots(entries: readonly Contribution[]): Pot[] {
   const levels: number[] = [];
-  for (const e of entries) if (e.amount > 0) levels.push(e.amount);
+  let top = 0;
+  for (const e of entries) {
+    if (e.amount > 0) levels.push(e.amount);
+    if (e.amount > top) top = e.amount;
+  }
   if (levels.length === 0) {
     const eligiblePlayers: string[] = [];
     for (const e of entries) if (e.live) eligiblePlayers.push(e.id);
     return [{ id: 'main', amount: 0, eligiblePlayers, isMainPot: true }];
   }
+  // A live player who can still bet splits a layer where their reach ends (a preview of what
+  // they can still win); at the end of betting reach === amount and this adds nothing.
+  for (const e of entries) if (e.reach > e.amount && e.reach < top) levels.push(e.reach);
   levels.sort((a, b) => a - b);
   const pots: Pot[] = [];
   let prev = 0;
