@@ -1,0 +1,176 @@
+/**
+ * Scale-out: two real server processes share one Redis (rooms in the Redis store, broadcasts through
+ * the Socket.IO Redis adapter, one SESSION_SECRET). Players on different processes play a hand and all
+ * converge; one process is SIGKILLed, its players reconnect to the other with their tokens and play on;
+ * no acknowledged command is lost.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisStore } from '../store/redis-store';
+import {
+  chipTotals,
+  killAllServers,
+  playHandToShowdown,
+  type ServerProcess,
+  startServerProcess,
+  TestPlayer,
+} from './process-harness';
+import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './redis-available';
+
+const gate = await redisGate('two-processes');
+
+/** Every player ends on the same version and the same room. */
+function expectConverged(players: TestPlayer[]): number {
+  const [first, ...rest] = players;
+  const version = first!.latest!.version;
+  for (const p of rest) {
+    expect(p.latest!.version, `${p.label} version`).toBe(version);
+    expect(p.latest!.room, `${p.label} room`).toEqual(first!.latest!.room);
+  }
+  return version;
+}
+
+/** No two players saw different rooms under one version (the history never forked). */
+function expectOneHistory(players: TestPlayer[]): void {
+  const seen = new Map<number, { by: string; room: unknown }>();
+  for (const p of players) {
+    for (const [version, snap] of p.snapshots) {
+      const other = seen.get(version);
+      if (other) expect(snap.room, `v${version}: ${p.label} vs ${other.by}`).toEqual(other.room);
+      else seen.set(version, { by: p.label, room: snap.room });
+    }
+  }
+}
+
+describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
+  const keyPrefix = uniqueKeyPrefix('two-proc');
+  const dataDir = mkdtempSync(join(tmpdir(), 'chipless-two-proc-'));
+  const players: TestPlayer[] = [];
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    gate.check();
+    const env = {
+      STORE: 'redis',
+      REDIS_URL,
+      REDIS_KEY_PREFIX: keyPrefix,
+      SESSION_SECRET: randomBytes(24).toString('base64url'),
+      DATA_DIR: dataDir,
+    };
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 40_000);
+
+  afterAll(async () => {
+    for (const p of players) p.disconnect();
+    await killAllServers();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (gate.available) await deleteKeysWithPrefix(keyPrefix);
+  });
+
+  it('players on both processes play, survive one process dying, and lose no acknowledged command', async () => {
+    const host = new TestPlayer('host@A');
+    const alice = new TestPlayer('alice@A');
+    const bob = new TestPlayer('bob@B');
+    const carol = new TestPlayer('carol@B');
+    players.push(host, alice, bob, carol);
+    await Promise.all([host.connect(a.url), alice.connect(a.url), bob.connect(b.url), carol.connect(b.url)]);
+
+    const created = await host.createRoom('Host', 5000);
+    const code = created.room.roomCode;
+
+    // Joins race from both processes: each commits its own version (compare-and-set, reload, retry).
+    const joined = await Promise.all([
+      alice.joinRoom(code, 'Alice', 5000),
+      bob.joinRoom(code, 'Bob', 5000),
+      carol.joinRoom(code, 'Carol', 5000),
+    ]);
+    expect(joined.map((s) => s.version).sort((x, y) => x - y)).toEqual([2, 3, 4]);
+    await Promise.all(players.map((p) => p.waitForVersion(4)));
+    expect(Object.keys(host.latest!.room.players).sort()).toEqual(players.map((p) => p.id).sort());
+
+    for (const p of [alice, bob, carol]) {
+      const v = await host.must({ type: 'approve', playerId: p.id });
+      await Promise.all(players.map((x) => x.waitForVersion(v)));
+    }
+    const started = await host.must({ type: 'startGame' });
+    await Promise.all(players.map((x) => x.waitForVersion(started)));
+
+    await playHandToShowdown(host, players);
+    const afterHand = expectConverged(players);
+    expect(host.latest!.room.gameState.stage).toBe('SHOWDOWN');
+
+    // The same command id sent through both processes at once (the host's second phone on B): applied once.
+    const hostOnB = new TestPlayer('host-second-phone@B');
+    hostOnB.creds = host.creds;
+    hostOnB.roomCode = code;
+    players.push(hostOnB);
+    await hostOnB.connect(b.url);
+    expect(hostOnB.creds?.playerId).toBe(host.id);
+    await hostOnB.resume();
+    const rebuy = { type: 'rebuy', playerId: bob.id, amount: 1000 } as const;
+    const [viaA, viaB] = await Promise.all([
+      host.send(rebuy, 'rebuy-once'),
+      hostOnB.send(rebuy, 'rebuy-once'),
+    ]);
+    expect(viaA).toEqual({ ok: true, data: { version: afterHand + 1 } });
+    expect(viaB).toEqual({ ok: true, data: { version: afterHand + 1 } });
+    await Promise.all(players.map((x) => x.waitForVersion(afterHand + 1)));
+    expect(host.latest!.room.players[bob.id]!.totalInvestment).toBe(6000);
+
+    // Both processes commit to the same room at once: every command gets its own version, none is lost.
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? host : hostOnB).must({ type: 'rebuy', playerId: carol.id, amount: 100 }),
+      ),
+    );
+    expect(burst.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => afterHand + 2 + i));
+    await Promise.all(players.map((x) => x.waitForVersion(afterHand + 21)));
+    expect(host.latest!.room.players[carol.id]!.totalInvestment).toBe(5000 + 20 * 100);
+    hostOnB.disconnect();
+    players.pop();
+
+    // Process A crashes. Its players come back on B with the tokens they kept.
+    const beforeCrash = expectConverged(players);
+    await a.kill('SIGKILL');
+    for (const p of [host, alice]) {
+      const id = p.id;
+      await p.connect(b.url);
+      expect(p.id, `${p.label} keeps its identity on B`).toBe(id);
+      const snap = await p.resume();
+      expect(snap.version).toBe(beforeCrash);
+    }
+    expectConverged(players);
+
+    // And play on, everyone on B.
+    const dealt = await host.must({ type: 'newHand' });
+    await Promise.all(players.map((x) => x.waitForVersion(dealt)));
+    await playHandToShowdown(host, players);
+    const final = expectConverged(players);
+    expectOneHistory(players);
+
+    // Nothing acknowledged is missing from the store, and the room balances.
+    const store = await createRedisStore(REDIS_URL, { keyPrefix });
+    try {
+      const stored = (await store.load(code))!;
+      expect(stored.version).toBe(final);
+      expect(stored.room).toEqual(host.latest!.room);
+      const applied = new Map(stored.appliedCommands.map((c) => [c.commandId, c.version]));
+      const acks = players.flatMap((p) => p.acked);
+      expect(acks.length).toBeGreaterThan(10);
+      for (const ack of acks) {
+        expect(applied.get(ack.commandId), `${ack.type} ${ack.commandId}`).toBe(ack.version);
+      }
+      expect(stored.appliedCommands.map((c) => c.version)).toEqual(
+        Array.from({ length: stored.version }, (_, i) => i + 1),
+      );
+      const { held, invested } = chipTotals(stored.room);
+      expect(held).toBe(invested);
+    } finally {
+      await store.close();
+    }
+  }, 50_000);
+});
