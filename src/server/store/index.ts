@@ -8,7 +8,7 @@ import { createSqliteStore } from './sqlite-store';
 
 /** Opens the configured store. Throws ConfigError when the configuration cannot work. */
 export async function createStore(
-  config: Pick<Config, 'store' | 'dataDir' | 'redisUrl' | 'roomIdleMs' | 'cleanupIntervalMs'>,
+  config: Pick<Config, 'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'cleanupIntervalMs'>,
 ): Promise<RoomStore> {
   switch (config.store) {
     case 'sqlite':
@@ -18,7 +18,10 @@ export async function createStore(
       const { createRedisStore } = await import('./redis-store');
       // A room key outlives the cleanup's deadline (idle time, plus one sweep for connected rooms to be
       // touched), so the sweep, not the TTL, normally deletes it and tells its sockets.
-      return createRedisStore(config.redisUrl, { roomTtlMs: config.roomIdleMs + config.cleanupIntervalMs });
+      return createRedisStore(config.redisUrl, {
+        keyPrefix: config.redisKeyPrefix,
+        roomTtlMs: config.roomIdleMs + config.cleanupIntervalMs,
+      });
     }
     default: {
       const unknown: never = config.store;
