@@ -8,7 +8,10 @@ import { createSqliteStore } from './sqlite-store';
 
 /** Opens the configured store. Throws ConfigError when the configuration cannot work. */
 export async function createStore(
-  config: Pick<Config, 'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'cleanupIntervalMs'>,
+  config: Pick<
+    Config,
+    'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'cleanupIntervalMs'
+  >,
 ): Promise<RoomStore> {
   switch (config.store) {
     case 'sqlite':
