@@ -11,7 +11,8 @@ import type { LedgerEntry, Player } from './types';
  * Ends the game now. Chips committed to the unfinished hand go back to their owners (players who
  * already left get theirs back in their ledger entry), so the pots are emptied. Then each player
  * gets finalChips = stack and netResult = finalChips - totalInvestment; isWinner marks the approved
- * player(s) with the most final chips (none when everyone is chipless), isLoser a negative net result.
+ * player(s) with the best net result when it is positive (a rebuy never makes a winner), isLoser a
+ * negative net result.
  */
 export function finishGame(d: Draft, endedBy: string): void {
   for (const id in d.players) {
@@ -36,7 +37,7 @@ export function finishGame(d: Draft, endedBy: string): void {
   let best = 0;
   for (const id in d.players) {
     const p = d.players[id] as Player;
-    if (p.isApproved && p.stack > best) best = p.stack;
+    if (p.isApproved && p.stack - p.totalInvestment > best) best = p.stack - p.totalInvestment;
   }
   for (const id in d.players) {
     const p = edit(d, id);
@@ -44,7 +45,7 @@ export function finishGame(d: Draft, endedBy: string): void {
     p.totalPotContribution = 0;
     p.finalChips = p.stack;
     p.netResult = p.stack - p.totalInvestment;
-    p.isWinner = p.isApproved && best > 0 && p.stack === best;
+    p.isWinner = p.isApproved && best > 0 && p.netResult === best;
     p.isLoser = p.netResult < 0;
   }
   const gs = d.gs;

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { applyCommand } from './commands';
+import {
+  deepFreeze,
+  play,
+  player,
+  potsOf,
+  refuse,
+  run,
+  runWithEvents,
+  stacks,
+  started,
+} from './test-helpers';
+
+const even3 = () => started([10_000, 10_000, 10_000]); // p0 D, p1 SB, p2 BB; p0 to act
+
+describe('leaving or being removed mid-hand', () => {
+  it('a removed player is folded out; their chips stay in the pot; a ledger entry keeps their books', () => {
+    const { room, events } = runWithEvents(even3(), 'p0', { type: 'remove', playerId: 'p1' }, 5_000);
+    expect(events).toEqual([{ type: 'playerRemoved', playerId: 'p1', name: 'P1', wasApproved: true }]);
+    expect(Object.keys(room!.players)).toEqual(['p0', 'p2']);
+    expect(room!.ledger).toEqual([
+      { id: 'p1', name: 'P1', finalChips: 9_900, totalInvestment: 10_000, netResult: -100, leftAt: 5_000 },
+    ]);
+    expect(room!.gameState.departedContributions).toEqual({ p1: 100 });
+    expect(room!.gameState.currentTurnPlayerId).toBe('p0');
+    expect(potsOf(room!)).toEqual([['main', 300, ['p0', 'p2']]]);
+  });
+
+  it('when the player to act leaves, the turn passes on', () => {
+    const { room, events } = runWithEvents(even3(), 'p0', { type: 'leave' });
+    // p0 is the host: the game ends instead. Use a non-host turn holder.
+    expect(events.map((e) => e.type)).toContain('gameEnded');
+    expect(room!.status).toBe('ENDED');
+    const p1Turn = play(even3(), ['p0', 'CALL']);
+    const after = run(p1Turn, 'p1', { type: 'leave' });
+    expect(after.gameState.currentTurnPlayerId).toBe('p2');
+    expect(after.ledger[0]).toMatchObject({ id: 'p1', finalChips: 9_900, netResult: -100 });
+  });
+
+  it('the last player left in the hand wins it; with one active player the game ends automatically', () => {
+    const { room, events } = runWithEvents(started([10_000, 10_000]), 'p1', { type: 'leave' }, 7_000);
+    expect(events.map((e) => e.type)).toEqual([
+      'playerLeft',
+      'potAwarded',
+      'stageChanged',
+      'handCompleted',
+      'gameEnded',
+    ]);
+    expect(events[1]).toMatchObject({
+      amount: 300,
+      reason: 'FOLD',
+      message: 'P0 wins! All other players folded.',
+    });
+    expect(events[4]).toEqual({ type: 'gameEnded', endedBy: 'auto' });
+    expect(room!.status).toBe('ENDED');
+    expect(room!.gameState).toMatchObject({ status: 'ENDED', endedBy: 'auto', endedAt: 7_000 });
+    expect(player(room!, 'p0')).toMatchObject({ finalChips: 10_200, netResult: 200, isWinner: true });
+    expect(room!.ledger).toEqual([
+      { id: 'p1', name: 'P1', finalChips: 9_800, totalInvestment: 10_000, netResult: -200, leftAt: 7_000 },
+    ]);
+  });
+
+  it('a raise left behind by a departing player is dead money in the pot below', () => {
+    let room = play(started([10_000, 10_000, 10_000, 10_000]), ['p3', 'RAISE', 1_000]);
+    room = run(room, 'p0', { type: 'remove', playerId: 'p3' });
+    expect(room.gameState.currentTurnPlayerId).toBe('p0');
+    room = play(room, ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    expect(room.gameState.canAdvanceStage).toBe(true);
+    expect(potsOf(room)).toEqual([['main', 1_600, ['p0', 'p1', 'p2']]]);
+  });
+
+  it('the button moves on from the seat of a dealer who left', () => {
+    const foldOut = (r: ReturnType<typeof started>) => {
+      let out = r;
+      while (out.gameState.stage !== 'SHOWDOWN')
+        out = play(out, [out.gameState.currentTurnPlayerId as string, 'FOLD']);
+      return out;
+    };
+    let room = run(foldOut(started([10_000, 10_000, 10_000, 10_000])), 'p0', { type: 'newHand' });
+    expect(room.gameState.dealerId).toBe('p1');
+    room = run(room, 'p0', { type: 'remove', playerId: 'p1' });
+    room = run(foldOut(room), 'p0', { type: 'newHand' });
+    expect(room.gameState.dealerId).toBe('p2');
+    expect(room.gameState.currentTurnPlayerId).toBe('p2');
+  });
+
+  it('a pending player removed mid-game just disappears', () => {
+    let room = run(even3(), 'x', { type: 'join', name: 'Xena', startingChips: 1_000 });
+    room = run(room, 'p0', { type: 'remove', playerId: 'x' });
+    expect(room.players.x).toBeUndefined();
+    expect(room.ledger).toEqual([]);
+  });
+
+  it('leaving at showdown before the award forfeits the share', () => {
+    const showdown = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    let room = showdown;
+    for (let i = 0; i < 3; i++) room = play(room, 'advance', ['p1', 'CALL'], ['p2', 'CALL'], ['p0', 'CALL']);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    room = run(room, 'p1', { type: 'leave' });
+    expect(potsOf(room)).toEqual([['main', 600, ['p0', 'p2']]]);
+    room = run(room, 'p0', { type: 'declareWinners', winnerIds: ['p2'] });
+    expect(stacks(room)).toEqual({ p0: 9_800, p2: 10_400 });
+  });
+
+  it('a player who left can come back as a new player; their ledger entry stays', () => {
+    let room = run(even3(), 'p1', { type: 'leave' });
+    room = run(room, 'p1', { type: 'join', name: 'P1', startingChips: 500 });
+    expect(player(room, 'p1')).toMatchObject({ isApproved: false, stack: 500 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'p1' });
+    room = run(room, 'p1', { type: 'leave' });
+    expect(room.ledger).toEqual([
+      {
+        id: 'p1',
+        name: 'P1',
+        finalChips: 10_400,
+        totalInvestment: 10_500,
+        netResult: -100,
+        leftAt: 1_000,
+      },
+    ]);
+  });
+});
+
+describe('host leaving', () => {
+  it('while playing ends the game (results stay for the others)', () => {
+    const { room, events } = runWithEvents(
+      play(even3(), ['p0', 'RAISE', 600]),
+      'p0',
+      { type: 'leave' },
+      9_000,
+    );
+    expect(events.map((e) => e.type)).toEqual([
+      'playerLeft',
+      'betReturned',
+      'betReturned',
+      'betReturned',
+      'gameEnded',
+    ]);
+    expect(room!.gameState).toMatchObject({ status: 'ENDED', endedBy: 'p0', endedAt: 9_000 });
+    expect(stacks(room!)).toEqual({ p0: 10_000, p1: 10_000, p2: 10_000 });
+  });
+
+  it('after the end, leaving changes nothing and removing is refused', () => {
+    const ended = run(even3(), 'p0', { type: 'endGame' });
+    for (const actor of ['p0', 'p1']) {
+      const res = applyCommand(deepFreeze(ended), actor, { type: 'leave' }, 10_000);
+      expect(res.ok && res.room).toBe(ended);
+    }
+    expect(refuse(ended, 'p0', { type: 'remove', playerId: 'p1' })).toBe('This game has already ended.');
+  });
+});

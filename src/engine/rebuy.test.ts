@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { lobby, play, player, refuse, run, runWithEvents, started } from './test-helpers';
+import type { Room } from './types';
+
+describe('rebuy', () => {
+  it('adds to the stack and the investment, in the lobby too', () => {
+    const { room, events } = runWithEvents(
+      lobby([10_000, 5_000]),
+      'p0',
+      {
+        type: 'rebuy',
+        playerId: 'p1',
+        amount: 2_550,
+      },
+      4_000,
+    );
+    expect(player(room!, 'p1')).toMatchObject({
+      stack: 7_550,
+      totalInvestment: 7_550,
+      lastChipUpdate: 4_000,
+    });
+    expect(events).toEqual([{ type: 'rebuy', playerId: 'p1', name: 'P1', amount: 2_550 }]);
+  });
+
+  it('brings a chipless player back into the next hand', () => {
+    let room = play(started([10_000, 1_000, 10_000]), ['p0', 'FOLD'], ['p1', 'ALL_IN'], ['p2', 'CALL']);
+    room = run(room, 'p0', { type: 'declareWinners', winnerIds: ['p2'] });
+    expect(player(room, 'p1').stack).toBe(0);
+    room = run(room, 'p0', { type: 'rebuy', playerId: 'p1', amount: 5_000 });
+    room = run(room, 'p0', { type: 'newHand' });
+    expect(player(room, 'p1')).toMatchObject({ isActive: true, stack: 5_000, totalInvestment: 6_000 });
+  });
+
+  it('is allowed mid-hand for folded or sitting-out players', () => {
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD']);
+    room = run(room, 'p0', { type: 'rebuy', playerId: 'p0', amount: 100 });
+    expect(player(room, 'p0').stack).toBe(10_100);
+    room = run(room, 'x', { type: 'join', name: 'X', startingChips: 1_000 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'x' });
+    room = run(room, 'p0', { type: 'rebuy', playerId: 'x', amount: 100 });
+    expect(player(room, 'x').stack).toBe(1_100);
+  });
+
+  it('table stakes: a player still betting in the hand waits for the showdown', () => {
+    const room = started([10_000, 10_000]);
+    expect(refuse(room, 'p0', { type: 'rebuy', playerId: 'p1', amount: 100 })).toBe(
+      'P1 is still in this hand. Add chips after the showdown or once they fold.',
+    );
+    const showdown = play(started([1_000, 10_000]), ['p0', 'ALL_IN'], ['p1', 'CALL']);
+    expect(player(run(showdown, 'p0', { type: 'rebuy', playerId: 'p0', amount: 500 }), 'p0').stack).toBe(500);
+  });
+
+  it.each([0, -100, 1.5, Number.NaN])('refuses the amount %d', (amount) => {
+    expect(refuse(lobby([10_000, 5_000]), 'p0', { type: 'rebuy', playerId: 'p1', amount })).toBe(
+      'Please enter a valid positive amount',
+    );
+  });
+
+  it('refuses unknown or pending players, non-hosts, ended games and disabled rebuys', () => {
+    const room = lobby([10_000, 5_000]);
+    expect(refuse(room, 'p0', { type: 'rebuy', playerId: 'zz', amount: 100 })).toBe(
+      'Selected player not found',
+    );
+    const pending = run(room, 'x', { type: 'join', name: 'X', startingChips: 1_000 });
+    expect(refuse(pending, 'p0', { type: 'rebuy', playerId: 'x', amount: 100 })).toBe(
+      'Selected player not found',
+    );
+    expect(refuse(room, 'p1', { type: 'rebuy', playerId: 'p1', amount: 100 })).toBe(
+      'Only the host can update game state',
+    );
+    const ended = run(started([10_000, 10_000]), 'p0', { type: 'endGame' });
+    expect(refuse(ended, 'p0', { type: 'rebuy', playerId: 'p1', amount: 100 })).toBe(
+      'This game has already ended.',
+    );
+    const disabled: Room = { ...room, settings: { ...room.settings, enableRebuys: false } };
+    expect(refuse(disabled, 'p0', { type: 'rebuy', playerId: 'p1', amount: 100 })).toBe(
+      'Rebuys are disabled in this game',
+    );
+  });
+});

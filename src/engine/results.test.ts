@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { settle } from './settlement';
+import { lobby, play, player, refuse, run, runWithEvents, started } from './test-helpers';
+import type { Room } from './types';
+
+const results = (room: Room) =>
+  Object.fromEntries(
+    Object.values(room.players).map((p) => [p.id, [p.finalChips, p.netResult, p.isWinner, p.isLoser]]),
+  );
+
+describe('endGame', () => {
+  it('mid-hand: every committed chip goes back first, then the results', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'RAISE', 600], ['p1', 'CALL']);
+    const { room: ended, events } = runWithEvents(room, 'p0', { type: 'endGame' }, 8_000);
+    expect(events).toEqual([
+      { type: 'betReturned', playerId: 'p0', name: 'P0', amount: 600 },
+      { type: 'betReturned', playerId: 'p1', name: 'P1', amount: 600 },
+      { type: 'betReturned', playerId: 'p2', name: 'P2', amount: 200 },
+      { type: 'gameEnded', endedBy: 'p0' },
+    ]);
+    expect(ended!.status).toBe('ENDED');
+    expect(ended!.gameState).toMatchObject({
+      status: 'ENDED',
+      endedAt: 8_000,
+      endedBy: 'p0',
+      currentTurnPlayerId: null,
+      pots: [],
+    });
+    // Everyone broke even: no winner, no loser.
+    expect(results(ended!)).toEqual({
+      p0: [10_000, 0, false, false],
+      p1: [10_000, 0, false, false],
+      p2: [10_000, 0, false, false],
+    });
+  });
+
+  it('after some hands: net results, the best positive net wins (not the biggest stack), negative nets lose', () => {
+    let room = play(started([10_000, 10_000, 5_000]), ['p0', 'RAISE', 1_000], ['p1', 'CALL'], ['p2', 'CALL']);
+    room = play(room, 'advance', ['p1', 'CALL'], ['p2', 'ALL_IN'], ['p0', 'CALL'], ['p1', 'FOLD']);
+    room = run(room, 'p0', { type: 'declareWinners', winnerIds: ['p2'] });
+    // p2 won 5000 + 5000 + 1000 (p1's) = 11000.
+    room = run(room, 'p0', { type: 'rebuy', playerId: 'p1', amount: 2_000 });
+    room = run(room, 'p0', { type: 'endGame' });
+    expect(results(room)).toEqual({
+      p0: [5_000, -5_000, false, true],
+      p1: [11_000, -1_000, false, true],
+      p2: [11_000, 6_000, true, false],
+    });
+    expect(player(room, 'p1').isWinner).toBe(false);
+    const rows = Object.values(room.players).map((p) => ({
+      id: p.id,
+      name: p.name,
+      netResult: p.netResult ?? 0,
+    }));
+    expect(settle(rows)).toEqual([
+      { from: 'P0', to: 'P2', amount: 5_000, fromPlayerId: 'p0', toPlayerId: 'p2' },
+      { from: 'P1', to: 'P2', amount: 1_000, fromPlayerId: 'p1', toPlayerId: 'p2' },
+    ]);
+  });
+
+  it('a player who left mid-hand gets their dead money back in their ledger entry', () => {
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'RAISE', 600]);
+    room = run(room, 'p1', { type: 'leave' });
+    expect(room.ledger[0]).toMatchObject({ finalChips: 9_900, netResult: -100 });
+    room = run(room, 'p0', { type: 'endGame' });
+    expect(room.ledger).toEqual([
+      { id: 'p1', name: 'P1', finalChips: 10_000, totalInvestment: 10_000, netResult: 0, leftAt: 1_000 },
+    ]);
+    expect(results(room)).toEqual({ p0: [10_000, 0, false, false], p2: [10_000, 0, false, false] });
+  });
+
+  it('nets over players and ledger sum to zero', () => {
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    room = run(room, 'p0', { type: 'remove', playerId: 'p1' });
+    room = run(room, 'p0', { type: 'endGame' });
+    const nets = [
+      ...Object.values(room.players).map((p) => p.netResult ?? Number.NaN),
+      ...room.ledger.map((e) => e.netResult),
+    ];
+    expect(nets).toEqual([0, 100, -100]);
+  });
+
+  it('nobody is a winner when everyone is chipless (not reachable by play, but defined)', () => {
+    const room = started([10_000, 10_000]);
+    const broke: Room = {
+      ...room,
+      players: Object.fromEntries(
+        Object.entries(room.players).map(([id, p]) => [id, { ...p, stack: 0, totalPotContribution: 0 }]),
+      ),
+      gameState: { ...room.gameState, pots: [] },
+    };
+    const ended = run(broke, 'p0', { type: 'endGame' });
+    expect(results(ended)).toEqual({ p0: [0, -10_000, false, true], p1: [0, -10_000, false, true] });
+  });
+
+  it('is host-only and only while playing', () => {
+    expect(refuse(started([10_000, 10_000]), 'p1', { type: 'endGame' })).toBe(
+      'Only the host can update game state',
+    );
+    expect(refuse(lobby([10_000, 10_000]), 'p0', { type: 'endGame' })).toBe('The game has not started yet');
+    const ended = run(started([10_000, 10_000]), 'p0', { type: 'endGame' });
+    expect(refuse(ended, 'p0', { type: 'endGame' })).toBe('This game has already ended.');
+    expect(refuse(ended, 'p0', { type: 'startGame' })).toBe('This game has already ended.');
+    expect(refuse(ended, 'p0', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 })).toBe(
+      'This game has already ended.',
+    );
+  });
+});
