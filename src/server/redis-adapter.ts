@@ -28,10 +28,10 @@ export async function createRedisAdapter(
   url: string,
   opts: RedisAdapterOptions = {},
 ): Promise<RedisAdapterHandle> {
-  const pub = await connectRedis(url, opts.connectTimeoutMs, opts.onError);
+  const pub = await connectRedis(url, opts);
   let sub: typeof pub;
   try {
-    sub = await connectRedis(url, opts.connectTimeoutMs, opts.onError);
+    sub = await connectRedis(url, opts);
   } catch (err) {
     pub.destroy();
     throw err;

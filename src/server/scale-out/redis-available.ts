@@ -12,7 +12,7 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Whether Redis answers PING within a second. */
 export async function redisReachable(url = REDIS_URL): Promise<boolean> {
   try {
-    const client = await connectRedis(url, 1000);
+    const client = await connectRedis(url, { connectTimeoutMs: 1000 });
     try {
       await client.ping();
       return true;
@@ -58,7 +58,7 @@ export function uniqueKeyPrefix(label: string): string {
 
 /** Deletes every key under `prefix` (SCAN + UNLINK), for afterAll. */
 export async function deleteKeysWithPrefix(prefix: string, url = REDIS_URL): Promise<number> {
-  const client = await connectRedis(url, 2000);
+  const client = await connectRedis(url, { connectTimeoutMs: 2000 });
   let deleted = 0;
   try {
     for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {

@@ -1,5 +1,10 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, sleep } from '../scale-out/process-harness';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
 import { runRoomStoreContract, sampleRoom } from './contract';
 import { connectRedis, createRedisStore, sharedSessionSecret } from './redis-store';
@@ -170,5 +175,89 @@ describe.skipIf(gate.skip)('redis store', () => {
       );
       expect(Date.now() - started).toBeLessThan(3000);
     });
+  });
+
+  describe('a Redis outage (private redis-server with an fsync-always AOF)', () => {
+    const hasRedisServer = (() => {
+      try {
+        execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        console.warn('[redis-store] outage test SKIPPED: no redis-server binary on PATH');
+        return false;
+      }
+    })();
+    const dir = mkdtempSync(join(tmpdir(), 'chipless-redis-outage-'));
+    let server: ChildProcess | null = null;
+
+    async function startRedis(port: number): Promise<void> {
+      server = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'].concat([
+          '--appendfsync',
+          'always',
+          '--dir',
+          dir,
+        ]),
+        { stdio: 'ignore' },
+      );
+      const url = `redis://127.0.0.1:${port}`;
+      for (let i = 0; i < 100; i++) {
+        try {
+          const c = await connectRedis(url, { connectTimeoutMs: 200 });
+          c.destroy();
+          return;
+        } catch {
+          await sleep(50);
+        }
+      }
+      throw new Error('private redis-server did not start');
+    }
+
+    async function stopRedis(): Promise<void> {
+      const s = server;
+      server = null;
+      if (!s || s.exitCode !== null || s.signalCode !== null) return;
+      await new Promise((resolve) => {
+        s.once('exit', resolve);
+        s.kill('SIGKILL');
+      });
+    }
+
+    afterAll(async () => {
+      await stopRedis();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it.skipIf(!hasRedisServer)(
+      'commands fail fast while Redis is down, then work again (scripts reloaded) once it is back',
+      async () => {
+        const port = await freePort();
+        await startRedis(port);
+        const store = await createRedisStore(`redis://127.0.0.1:${port}`, { commandTimeoutMs: 500 });
+        try {
+          const rec = record(code());
+          expect(await store.create(rec)).toBe(true);
+
+          await stopRedis();
+          const started = Date.now();
+          await expect(store.save(next(rec, 'during-outage'), 1)).rejects.toThrow();
+          expect(Date.now() - started).toBeLessThan(2000);
+
+          await startRedis(port); // replays the AOF: the room is back, the script cache is not
+          let loaded: StoredRoom | null = null;
+          for (let i = 0; i < 60 && !loaded; i++) {
+            loaded = await store.load(rec.room.roomCode).catch(() => null);
+            if (!loaded) await sleep(100);
+          }
+          expect(loaded).toEqual(rec);
+          expect(await store.save(next(rec, 'after-outage'), 1)).toBe(true);
+          expect((await store.load(rec.room.roomCode))?.version).toBe(2);
+        } finally {
+          await store.close();
+        }
+      },
+      20_000,
+    );
   });
 });

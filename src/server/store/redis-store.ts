@@ -19,9 +19,12 @@ import type { RoomStore, StoredRoom } from './room-store';
 
 type RedisClient = ReturnType<typeof newClient>;
 
-function newClient(url: string, connectTimeout: number, reconnect: () => boolean) {
+function newClient(url: string, connectTimeout: number, commandTimeout: number, reconnect: () => boolean) {
   return createClient({
     url,
+    // A command waits (queued while reconnecting) at most this long, so a Redis outage turns into
+    // failed commands ('Something went wrong', the client retries) instead of a room queue stuck forever.
+    commandOptions: { timeout: commandTimeout },
     socket: {
       connectTimeout,
       // Before the first connection: give up at once (the caller reports it). After: back off up to 2 s.
@@ -38,9 +41,17 @@ export interface RedisStoreOptions {
   roomTtlMs?: number;
   /** Gives up connecting after this many ms (default 5000). */
   connectTimeoutMs?: number;
+  /** A command fails after waiting this long for Redis, reconnection included (default 5000). */
+  commandTimeoutMs?: number;
   /** Connection errors after the first connect (the client keeps reconnecting). Default: ignored. */
   onError?: (err: Error) => void;
 }
+
+/** How to connect: RedisStoreOptions without the store's own settings. */
+export type RedisConnectOptions = Pick<
+  RedisStoreOptions,
+  'connectTimeoutMs' | 'commandTimeoutMs' | 'onError'
+>;
 
 /** A Lua script with its SHA1, run with EVALSHA and re-sent with EVAL when Redis does not know it yet. */
 interface Script {
@@ -108,17 +119,18 @@ export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
 
 /**
  * Connects a node-redis client, failing with a clear error (instead of retrying forever) when Redis
- * cannot be reached within `timeoutMs`. Once connected, the client reconnects on its own.
+ * cannot be reached within `connectTimeoutMs`. Once connected, the client reconnects on its own.
  */
-export async function connectRedis(
-  url: string,
-  timeoutMs = 5000,
-  onError: (err: Error) => void = () => {},
-): Promise<RedisClient> {
+export async function connectRedis(url: string, opts: RedisConnectOptions = {}): Promise<RedisClient> {
   let connected = false;
-  const client = newClient(url, timeoutMs, () => connected);
+  const client = newClient(
+    url,
+    opts.connectTimeoutMs ?? 5000,
+    opts.commandTimeoutMs ?? 5000,
+    () => connected,
+  );
   client.on('error', (err: Error) => {
-    if (connected) onError(err);
+    if (connected) opts.onError?.(err);
   });
   try {
     await client.connect();
@@ -145,7 +157,7 @@ export function redactUrl(url: string): string {
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<RoomStore> {
   const prefix = opts.keyPrefix ?? 'chipless:';
   const ttlMs = String(Math.max(0, Math.floor(opts.roomTtlMs ?? DEFAULT_ROOM_TTL_MS)));
-  const client = await connectRedis(url, opts.connectTimeoutMs, opts.onError);
+  const client = await connectRedis(url, opts);
 
   const roomKeyPrefix = `${prefix}room:`;
   const roomKey = (code: string) => `${roomKeyPrefix}${code}`;
@@ -252,7 +264,7 @@ export async function sharedSessionSecret(
   candidate: string,
   opts: { keyPrefix?: string; connectTimeoutMs?: number } = {},
 ): Promise<string> {
-  const client = await connectRedis(url, opts.connectTimeoutMs);
+  const client = await connectRedis(url, { connectTimeoutMs: opts.connectTimeoutMs });
   try {
     const key = `${opts.keyPrefix ?? 'chipless:'}session-secret`;
     await client.set(key, candidate, { condition: 'NX' });
