@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { raiseLimits } from './betting';
+import { callAmount, raiseLimits } from './betting';
 import { play, player, potsOf, refuse, run, runWithEvents, started } from './test-helpers';
 
 const even3 = () => started([10_000, 10_000, 10_000]); // p0 D, p1 SB, p2 BB; p0 first
@@ -193,5 +193,17 @@ describe('act', () => {
     expect(room.gameState.currentTurnPlayerId).toBe('p1');
     room = play(room, ['p1', 'CALL']);
     expect(room.gameState.currentTurnPlayerId).toBe('p2');
+  });
+});
+
+describe('callAmount', () => {
+  it('is what CALL would put in: owed amount capped by the stack, 0 for a check', () => {
+    const room = started([10_000, 10_000, 150]);
+    expect(callAmount(room, 'p0')).toBe(150);
+    expect(callAmount(room, 'p1')).toBe(50);
+    expect(callAmount(room, 'p2')).toBe(0);
+    expect(callAmount(room, 'ghost')).toBe(0);
+    const raised = play(started([10_000, 10_000, 10_000]), ['p0', 'RAISE', 12_000 - 2_000]);
+    expect(callAmount(raised, 'p1')).toBe(9_900);
   });
 });

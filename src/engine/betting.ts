@@ -70,6 +70,16 @@ export function raiseLimits(room: Room, playerId: string): RaiseLimits | null {
   };
 }
 
+/**
+ * What `playerId` would add to the pot with CALL: the highest round bet minus their own, capped
+ * at their stack (0 means CALL is a check). 0 for unknown players.
+ */
+export function callAmount(room: Room, playerId: string): number {
+  const me = room.players[playerId];
+  if (me === undefined) return 0;
+  return Math.max(0, Math.min(highestBet(room.players) - me.currentRoundBet, me.stack));
+}
+
 /** Why `actorId` may not act now, or null when it is their turn in a betting stage. */
 function actError(d: Draft, actorId: string): string | null {
   const p = d.players[actorId];

@@ -4,9 +4,11 @@
  * Module map and rule readings: README.md beside this file.
  */
 
-export { raiseLimits } from './betting';
+export { callAmount, highestBet, raiseLimits } from './betting';
 export { applyCommand } from './commands';
+export { STAGE_NAMES } from './messages';
 export { dollarsToCents, formatCents, parseCurrency } from './money';
-export { createRoom } from './room';
+export { potTotal } from './pots';
+export { createRoom, entryError, MAX_STARTING_CHIPS, MIN_STARTING_CHIPS, seatOrder } from './room';
 export { settle } from './settlement';
 export * from './types';
