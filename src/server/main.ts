@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
 
-  const store = await createStore(config);
+  const store = await createStore(config, logger);
   const sessionSecret = await resolveSessionSecret(config);
   const adapter = await createAdapter(config, logger);
   if (!config.skipWebBuild) await buildWebIfMissing(logger);

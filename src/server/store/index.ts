@@ -3,15 +3,20 @@
  * The Redis module is loaded only when asked for, so the default mode never touches a Redis client.
  */
 import { type Config, ConfigError } from '../config';
+import type { Logger } from '../logger';
 import type { RoomStore } from './room-store';
 import { createSqliteStore } from './sqlite-store';
 
-/** Opens the configured store. Throws ConfigError when the configuration cannot work. */
+/**
+ * Opens the configured store. Throws ConfigError when the configuration cannot work. `logger` hears of
+ * Redis connection errors after the first connect (the client reconnects on its own).
+ */
 export async function createStore(
   config: Pick<
     Config,
     'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'cleanupIntervalMs'
   >,
+  logger?: Logger,
 ): Promise<RoomStore> {
   switch (config.store) {
     case 'sqlite':
@@ -24,6 +29,7 @@ export async function createStore(
       return createRedisStore(config.redisUrl, {
         keyPrefix: config.redisKeyPrefix,
         roomTtlMs: config.roomIdleMs + config.cleanupIntervalMs,
+        onError: (err) => logger?.warn({ err }, 'redis store connection error'),
       });
     }
     default: {
