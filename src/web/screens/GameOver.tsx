@@ -56,7 +56,6 @@ export interface GameOverProps {
 export function GameOver({ room, me, onHome }: GameOverProps) {
   const ranking = standings(room);
   const settlements = settle(ranking.map(({ id, name, netResult }) => ({ id, name, netResult })));
-  const topChips = ranking[0]?.finalChips ?? 0;
 
   return (
     <main className="screen game-over">
@@ -85,9 +84,8 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
         <h2 id="rankings-title">{t.rankings}</h2>
         <ol className="rankings">
           {ranking.map((s, i) => {
-            const top = topChips > 0 && s.finalChips === topChips;
             return (
-              <li key={s.id} className={top ? 'ranking top' : 'ranking'}>
+              <li key={s.id} className={s.isWinner ? 'ranking top' : 'ranking'}>
                 <span className="rank">{i + 1}</span>
                 <span className="player-name">
                   {s.name}

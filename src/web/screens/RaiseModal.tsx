@@ -4,6 +4,7 @@ import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { centsOrNull, Field, FormError, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
+import { canRaise, raiseProblem } from '../game/raise';
 import { common, raise as t } from '../texts';
 
 const toDollars = (cents: number) => (cents / 100).toFixed(2);
@@ -25,18 +26,8 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
   const { pending, error, setError, run } = useAction();
 
   if (!limits) return null;
-  const ownMax = limits.currentBet + limits.stack;
-  // Mirrors the engine's checks (betting.ts act RAISE) with its own numbers, so the player sees the
-  // spec's message before sending: going all-in (exactly bet + stack) is always accepted.
-  const problem = (amount: number | null): string | null => {
-    if (amount === null) return t.errorInvalid;
-    if (amount > ownMax) return t.errorChips(formatCents(ownMax));
-    if (amount === ownMax) return null;
-    if (amount > limits.max) return t.errorEffective(formatCents(limits.max));
-    if (amount < limits.min) return t.errorMin(formatCents(limits.minRaise), formatCents(limits.min));
-    return null;
-  };
-  const canRaise = problem(limits.min) === null || problem(limits.max) === null;
+  const problem = (amount: number | null) => raiseProblem(limits, amount);
+  const possible = canRaise(limits);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -107,13 +98,13 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
             </button>
           ))}
         </fieldset>
-        {canRaise ? null : <p className="muted">{t.cannotRaise}</p>}
+        {possible ? null : <p className="muted">{t.cannotRaise}</p>}
         <FormError message={error} />
         <div className="button-row">
           <button type="button" className="button secondary" onClick={onClose}>
             {common.cancel}
           </button>
-          <button type="submit" className="button primary" disabled={pending || !canRaise}>
+          <button type="submit" className="button primary" disabled={pending || !possible}>
             {pending ? t.loading : t.confirm}
           </button>
         </div>

@@ -8,6 +8,7 @@ import { LeaveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { describeEvent } from '../game/log-lines';
+import { canRaise } from '../game/raise';
 import {
   COMMUNITY_CARDS,
   fundedPlayers,
@@ -97,6 +98,9 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
   const close = () => setOpen('none');
   const act = useAction();
   const host = useAction();
+
+  // A dialog whose moment has passed (the turn moved on, the pot was awarded) closes itself.
+  if ((open === 'raise' && !myTurn) || (open === 'winner' && !undecided)) setOpen('none');
 
   useTurnBuzz(myTurn);
   useWakeLock(true);
@@ -233,7 +237,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
               <button
                 type="button"
                 className="button primary large"
-                disabled={act.pending || !limits || limits.max <= limits.highestBet}
+                disabled={act.pending || !canRaise(limits)}
                 aria-haspopup="dialog"
                 onClick={() => setOpen('raise')}
               >

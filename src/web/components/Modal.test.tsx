@@ -1,0 +1,64 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Modal } from './Modal';
+
+afterEach(cleanup);
+
+function Harness({ open }: { open: boolean }) {
+  return (
+    <>
+      <button type="button">Opener</button>
+      {open ? (
+        <Modal title="Menu" onClose={() => {}}>
+          <p>Hi</p>
+        </Modal>
+      ) : null}
+    </>
+  );
+}
+
+describe('Modal', () => {
+  it('is a modal dialog named by its title, focuses inside and keeps Tab inside', () => {
+    render(
+      <>
+        <button type="button">Outside</button>
+        <Modal title="Player Rebuy" onClose={() => {}}>
+          <input aria-label="First" />
+          <button type="button">Last</button>
+        </Modal>
+      </>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    // The close button comes first in the dialog.
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(document.activeElement).toBe(close);
+    screen.getByRole('button', { name: 'Last' }).focus();
+    fireEvent.keyDown(document, { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Last' }));
+  });
+
+  it('focuses the element marked data-autofocus and closes on Escape', () => {
+    const onClose = vi.fn();
+    render(
+      <Modal title="Join a Game" onClose={onClose}>
+        <input aria-label="Code" />
+        <input aria-label="Name" data-autofocus />
+      </Modal>,
+    );
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('returns focus to the opener when it closes', () => {
+    const { rerender } = render(<Harness open={false} />);
+    screen.getByRole('button', { name: 'Opener' }).focus();
+    rerender(<Harness open />);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
+    rerender(<Harness open={false} />);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Opener' }));
+  });
+});

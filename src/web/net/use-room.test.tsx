@@ -1,0 +1,123 @@
+import { act, cleanup, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { lobby, snapshot } from '../test/rooms';
+import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
+import { NO_CONNECTION_ERROR } from './client';
+import { useRoom } from './use-room';
+
+afterEach(cleanup);
+beforeEach(() => localStorage.clear());
+
+function fakeClient(resume: Ack<RoomSnapshot> = { ok: false, error: 'Room not found' }) {
+  let events!: RoomClientEvents;
+  const client = {
+    createRoom: vi.fn(async (): Promise<Ack<RoomSnapshot>> => ({ ok: true, data: snap })),
+    joinRoom: vi.fn(async (): Promise<Ack<RoomSnapshot>> => ({ ok: true, data: snap })),
+    resume: vi.fn(async () => resume),
+    command: vi.fn(async (): Promise<Ack<{ version: number }>> => ({ ok: true, data: { version: 2 } })),
+    close: vi.fn(),
+  } satisfies RoomClient;
+  const factory: RoomClientFactory = (e) => {
+    events = e;
+    return client;
+  };
+  return { client, factory, emit: () => events };
+}
+
+const room = lobby(['Ana', 'Ben']);
+const snap = snapshot(room);
+
+describe('useRoom', () => {
+  it('resumes the remembered room when the server sends the session', async () => {
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    const { client, factory, emit } = fakeClient({ ok: true, data: snap });
+    const { result } = renderHook(() => useRoom(factory));
+    expect(result.current.resuming).toBe(true);
+    expect(result.current.connection).toBe('connecting');
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 't' });
+    });
+    expect(client.resume).toHaveBeenCalledWith('ABCDE');
+    expect(result.current.resuming).toBe(false);
+    expect(result.current.connection).toBe('online');
+    expect(result.current.playerId).toBe('ben');
+    expect(result.current.snapshot).toBe(snap);
+  });
+
+  it('goes home with a notice when the remembered room cannot be resumed', async () => {
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    const { factory, emit } = fakeClient({ ok: false, error: 'Room not found' });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+    expect(result.current.resuming).toBe(false);
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBe('Your previous game is no longer available.');
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+  });
+
+  it('keeps the seat and waits when a resume times out', async () => {
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    const { factory, emit } = fakeClient({ ok: false, error: NO_CONNECTION_ERROR });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+    expect(result.current.resuming).toBe(true);
+    expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+  });
+
+  it('remembers a created room, applies newer snapshots only, and shows "offline" while disconnected', async () => {
+    const { factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.createRoom('Ana', 5_000);
+    });
+    expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    const newer = { ...snap, version: 5 };
+    act(() => emit().room(newer));
+    expect(result.current.snapshot).toBe(newer);
+    act(() => emit().room({ ...snap, version: 4 }));
+    expect(result.current.snapshot).toBe(newer);
+    act(() => emit().room({ ...snap, version: 9, room: { ...room, roomCode: 'ZZZZZ' } }));
+    expect(result.current.snapshot).toBe(newer);
+    act(() => emit().connection(false));
+    expect(result.current.connection).toBe('offline');
+  });
+
+  it('goes home with a notice when the room is gone', async () => {
+    const { factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    act(() => emit().gone({ roomCode: 'ABCDE', reason: 'removed' }));
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBe('You were removed from the game.');
+  });
+
+  it('sends commands for the current room, and leaving forgets it', async () => {
+    const { client, factory } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    await act(async () => {
+      await result.current.send({ type: 'act', action: 'FOLD' });
+    });
+    expect(client.command).toHaveBeenLastCalledWith('ABCDE', { type: 'act', action: 'FOLD' });
+    await act(async () => {
+      await result.current.leave();
+    });
+    expect(client.command).toHaveBeenLastCalledWith('ABCDE', { type: 'leave' });
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+  });
+
+  it('closes the client on unmount', () => {
+    const { client, factory } = fakeClient();
+    const { unmount } = renderHook(() => useRoom(factory));
+    unmount();
+    expect(client.close).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,82 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { actNow, started, step } from '../test/rooms';
+import { GameOver, headline } from './GameOver';
+
+afterEach(cleanup);
+
+function rows(listName: string) {
+  const section = screen.getByRole('heading', { name: listName }).closest('section')!;
+  return within(section)
+    .queryAllByRole('listitem')
+    .map((li) => li.textContent);
+}
+
+describe('Game over screen', () => {
+  it('names the player with the most chips, lists who owes whom and ranks by final chips', () => {
+    // Ana raises, Ben (SB) and Cal (BB) fold: Ana wins the $3.00 of blinds. Then the host ends the game.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    room = step(room, 'ana', { type: 'endGame' });
+    const onHome = vi.fn();
+    render(<GameOver room={room} me="ben" onHome={onHome} />);
+
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Ana Left em' all Chipless!");
+    expect(rows('Settlements')).toEqual(['Cal owes Ana$2.00', 'Ben owes Ana$1.00']);
+    expect(rows('Rankings')).toEqual([
+      '1AnaFinal chips $53.00Net +$3.00',
+      '2Ben(You)Final chips $49.00Net -$1.00',
+      '3CalFinal chips $48.00Net -$2.00',
+    ]);
+    const [first, second] = screen.getAllByRole('listitem').filter((li) => li.classList.contains('ranking'));
+    expect(first!.className).toBe('ranking top');
+    expect(first!.querySelector('.net')!.className).toBe('net plus');
+    expect(second!.querySelector('.net')!.className).toBe('net minus');
+    expect(screen.getByText('Take a screenshot to keep the results.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
+    expect(onHome).toHaveBeenCalled();
+  });
+
+  it("calls a tie when the top stacks are equal, with 'No settlements needed.'", () => {
+    let room = started(['Ana', 'Ben']);
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ana" onHome={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("It's a Tie! Nobody left Chipless!");
+    expect(screen.getByText('No settlements needed.')).toBeTruthy();
+    expect(rows('Rankings')).toEqual([
+      '1Ana(You)Final chips $50.00Net $0.00',
+      '2BenFinal chips $50.00Net $0.00',
+    ]);
+  });
+
+  it('keeps players who left during the game in the results and the settlements', () => {
+    // Ana raises to $10, Cal calls, Ben folds; Cal then leaves with $40.00 behind ($10.00 stays in the pot).
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'RAISE', 1_000);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    room = step(room, 'cal', { type: 'leave' });
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ana" onHome={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Ana Left em' all Chipless!");
+    expect(rows('Rankings')).toEqual([
+      '1Ana(You)Final chips $61.00Net +$11.00',
+      '2BenFinal chips $49.00Net -$1.00',
+      '3Cal(left)Final chips $40.00Net -$10.00',
+    ]);
+    expect(rows('Settlements')).toEqual(['Cal owes Ana$10.00', 'Ben owes Ana$1.00']);
+  });
+
+  it("says 'Everyone went Chipless!' when nobody has chips left", () => {
+    const zero = { netResult: -5_000, isWinner: false, left: false };
+    expect(
+      headline([
+        { id: 'a', name: 'Ana', finalChips: 0, ...zero },
+        { id: 'b', name: 'Ben', finalChips: 0, ...zero },
+      ]),
+    ).toBe('Everyone went Chipless!');
+  });
+});

@@ -1,0 +1,81 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Ack } from '../../shared/protocol';
+import { Landing } from './Landing';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const ok: Ack<null> = { ok: true, data: null };
+
+function stubApi(stats: unknown, config: unknown) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const body = url === '/api/stats' ? stats : url === '/api/config' ? config : null;
+      if (body === null) return new Response('nope', { status: 500 });
+      return new Response(JSON.stringify(body), { status: 200 });
+    }),
+  );
+}
+
+function show(props: Partial<Parameters<typeof Landing>[0]> = {}) {
+  return render(
+    <MemoryRouter>
+      <Landing onCreate={async () => ok} onJoin={async () => ok} {...props} />
+    </MemoryRouter>,
+  );
+}
+
+describe('Landing', () => {
+  it('shows the title, the tagline, the two actions and 127843 hands while the count fails to load', async () => {
+    stubApi(null, null);
+    await act(async () => show());
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Chipless');
+    expect(screen.getByText('Play poker without chips')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Start a Game' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Join with Code' })).toBeTruthy();
+    expect(screen.getByText('127,843 hands dealt')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Support Chipless' })).toBeNull();
+  });
+
+  it('shows the real count, the support link and the contact e-mail once loaded', async () => {
+    stubApi(
+      { totalHandsDealt: 1234567 },
+      { contactEmail: 'hi@chipless.test', supportUrl: 'https://x.test/s' },
+    );
+    await act(async () => show());
+    expect(screen.getByText('1,234,567 hands dealt')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Support Chipless' }).getAttribute('href')).toBe(
+      'https://x.test/s',
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'How to play, FAQ and contact' }));
+    const menu = screen.getByRole('dialog', { name: 'Menu' });
+    expect(within(menu).getByRole('heading', { name: 'How to Play' })).toBeTruthy();
+    expect(within(menu).getAllByRole('listitem')).toHaveLength(5);
+    expect(within(menu).getByRole('link', { name: 'FAQ' }).getAttribute('href')).toBe('/faq');
+    expect(within(menu).getByRole('link', { name: 'hi@chipless.test' }).getAttribute('href')).toBe(
+      'mailto:hi@chipless.test',
+    );
+  });
+
+  it('opens the join form with the code of a join link', async () => {
+    stubApi(null, null);
+    await act(async () => show({ joinCode: 'QWE12' }));
+    const dialog = screen.getByRole('dialog', { name: 'Join a Game' });
+    expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('QWE12');
+  });
+
+  it('shows a notice (e.g. the room is gone) that can be dismissed', async () => {
+    stubApi(null, null);
+    const onDismissNotice = vi.fn();
+    await act(async () => show({ notice: 'The host ended the game session.', onDismissNotice }));
+    expect(screen.getByText('The host ended the game session.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(onDismissNotice).toHaveBeenCalled();
+  });
+});

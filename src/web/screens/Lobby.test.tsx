@@ -1,0 +1,127 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { lobby, snapshot } from '../test/rooms';
+import { Lobby } from './Lobby';
+
+afterEach(cleanup);
+
+const ok: Ack<null> = { ok: true, data: null };
+
+function show(me: string, names = ['Ana', 'Ben', 'Dee', 'Cal'], pending = ['Cal']) {
+  const room = lobby(names, { pending, chips: { Cal: 2_550 } });
+  const send = vi.fn(async (_c: Command) => ok);
+  const onLeave = vi.fn(async () => ok);
+  render(
+    <Lobby
+      snapshot={snapshot(room, { dee: false })}
+      me={me}
+      send={send}
+      onLeave={onLeave}
+      origin="https://chipless.test"
+    />,
+  );
+  return { room, send, onLeave };
+}
+
+const playerRows = () => {
+  const section = screen.getByRole('heading', { name: /^Players/ }).closest('section')!;
+  return within(section)
+    .getAllByRole('listitem')
+    .map((li) => li.textContent);
+};
+
+describe('Lobby', () => {
+  it('shows the code, the join link and QR code, the blinds and the players in join order', async () => {
+    show('ben');
+    expect(screen.getByText('ABCDE')).toBeTruthy();
+    expect(screen.getByText('Share this code with friends')).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'chipless.test/?join=ABCDE' });
+    expect(link.getAttribute('href')).toBe('https://chipless.test/?join=ABCDE');
+    expect(await screen.findByRole('img', { name: 'QR code to join room ABCDE' })).toBeTruthy();
+    const blinds = screen.getByRole('region', { name: 'Blinds' });
+    expect(blinds.textContent).toBe('Small Blind$1.00Big Blind$2.00');
+    expect(screen.getByRole('heading', { name: 'Players (3/10)' })).toBeTruthy();
+    expect(playerRows()).toEqual(['onlineAnaHost$50.00', 'onlineBen(You)$50.00', 'offlineDee$50.00']);
+  });
+
+  it('host: settings, approve/deny pending players, remove seated ones, start', async () => {
+    const { send } = show('ana');
+    expect(screen.getByRole('button', { name: 'Settings' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Waiting for Approval' })).toBeTruthy();
+    expect(screen.getByText('Wants to join with $25.50 chips')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove Ana' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove Ben' })).toBeTruthy();
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Approve Cal' })));
+    expect(send).toHaveBeenLastCalledWith({ type: 'approve', playerId: 'cal' });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Deny Cal' })));
+    expect(send).toHaveBeenLastCalledWith({ type: 'remove', playerId: 'cal' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Ben' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' })));
+    expect(send).toHaveBeenLastCalledWith({ type: 'remove', playerId: 'ben' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    const start = screen.getByRole('button', { name: 'Start Game' });
+    expect(start).toHaveProperty('disabled', false);
+    await act(async () => fireEvent.click(start));
+    expect(send).toHaveBeenLastCalledWith({ type: 'startGame' });
+    expect(screen.queryByText('Waiting for host to start the game')).toBeNull();
+  });
+
+  it('host alone: the start button is disabled and says why', () => {
+    show('ana', ['Ana', 'Cal'], ['Cal']);
+    const start = screen.getByRole('button', { name: 'Need at least 2 players to start' });
+    expect(start).toHaveProperty('disabled', true);
+  });
+
+  it('host: closing asks to end the session for everyone', async () => {
+    const { onLeave } = show('ana');
+    fireEvent.click(screen.getByRole('button', { name: 'End game session' }));
+    const dialog = screen.getByRole('dialog', { name: 'End Game Session?' });
+    expect(dialog.textContent).toContain(
+      'This will end the game for all players and return everyone to the home screen.',
+    );
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'End Game Session' })));
+    expect(onLeave).toHaveBeenCalled();
+  });
+
+  it('host: edits the blinds in the settings dialog', async () => {
+    const { send } = show('ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
+    const small = within(dialog).getByLabelText('Small Blind') as HTMLInputElement;
+    const big = within(dialog).getByLabelText('Big Blind') as HTMLInputElement;
+    expect([small.value, big.value]).toEqual(['1.00', '2.00']);
+    fireEvent.change(big, { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'Please enter both small and big blind amounts',
+    );
+    fireEvent.change(small, { target: { value: '0.25' } });
+    fireEvent.change(big, { target: { value: '0.5' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' })));
+    expect(send).toHaveBeenLastCalledWith({ type: 'updateSettings', smallBlind: 25, bigBlind: 50 });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('non-host: no host controls, waits for the host, and can leave', async () => {
+    const { onLeave } = show('ben');
+    expect(screen.getByText('Waiting for host to start the game')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Settings' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Remove / })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Approve / })).toBeNull();
+    expect(screen.queryByText('Waiting for Approval')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Start Game|Need at least/ })).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave room' })));
+    expect(onLeave).toHaveBeenCalled();
+  });
+
+  it('a pending player is told they wait for approval', () => {
+    show('cal');
+    expect(screen.getByText('Waiting for the host to approve you')).toBeTruthy();
+  });
+});

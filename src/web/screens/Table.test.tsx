@@ -1,0 +1,284 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { actNow, snapshot, started, step } from '../test/rooms';
+import { Table } from './Table';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const ok: Ack<null> = { ok: true, data: null };
+
+function show(room: Room, me: string) {
+  const send = vi.fn(async (_c: Command) => ok);
+  const utils = render(<Table snapshot={snapshot(room)} me={me} send={send} onLeave={async () => ok} />);
+  return { send, ...utils };
+}
+
+const seatText = (name: string) =>
+  screen
+    .getAllByRole('listitem')
+    .find(
+      (li) =>
+        li.classList.contains('seat') && li.querySelector('.player-name')?.textContent?.startsWith(name),
+    )!;
+
+/** Three players, $50.00 each (Ben $10.00 when `shortBen`): Ana deals, Ben SB, Cal BB. */
+const threeWay = (shortBen = false) =>
+  started(['Ana', 'Ben', 'Cal'], shortBen ? { chips: { Ben: 1_000 } } : {});
+
+/** Ben all-in for $10 pre-flop, called by Cal and Ana; on the flop Cal bets $10 and Ana calls; checked down. */
+function sidePotShowdown(): Room {
+  let room = threeWay(true);
+  room = actNow(room, 'CALL'); // Ana $2
+  room = actNow(room, 'ALL_IN'); // Ben $10
+  room = actNow(room, 'CALL'); // Cal $10
+  room = actNow(room, 'CALL'); // Ana $10
+  room = step(room, 'ana', { type: 'advanceStage' });
+  room = actNow(room, 'RAISE', 1_000); // Cal bets $10
+  room = actNow(room, 'CALL'); // Ana
+  room = step(room, 'ana', { type: 'advanceStage' });
+  room = actNow(room, 'CALL');
+  room = actNow(room, 'CALL');
+  room = step(room, 'ana', { type: 'advanceStage' });
+  room = actNow(room, 'CALL');
+  room = actNow(room, 'CALL');
+  return room;
+}
+
+describe('Table', () => {
+  it('shows the stage, the community cards, the pot, the amount to call and the badges', () => {
+    show(threeWay(), 'ana');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Pre-Flop');
+    expect(screen.getByRole('img', { name: '0 of 5 community cards dealt' })).toBeTruthy();
+    expect(document.querySelector('.pot')!.textContent).toBe('Pot$3.00');
+    expect(document.querySelector('.to-call')!.textContent).toBe('To call$2.00');
+    expect(seatText('Ana').textContent).toBe('onlineAna(You)HostDDealerStack $50.00Turn');
+    expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00');
+    expect(seatText('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
+    expect(seatText('Ana').getAttribute('aria-current')).toBe('true');
+    expect(document.querySelector('.table-foot')!.textContent).toBe('Hand #1Blinds $1.00 / $2.00');
+  });
+
+  it('heads-up the dealer is also the small blind: D/SB', () => {
+    show(started(['Ana', 'Ben']), 'ben');
+    expect(seatText('Ana').querySelector('.badge')!.textContent).toBe('D/SBDealer and small blind');
+  });
+
+  it("on my turn: Fold, 'Call {amount}' and Raise; the call is sent as CALL", async () => {
+    const { send } = show(threeWay(), 'ana');
+    const actions = screen.getByRole('region', { name: 'Your Turn' });
+    expect(
+      within(actions)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Fold', 'Call $2.00', 'Raise']);
+    await act(async () => fireEvent.click(within(actions).getByRole('button', { name: 'Call $2.00' })));
+    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'CALL' });
+    fireEvent.click(within(actions).getByRole('button', { name: 'Raise' }));
+    expect(screen.getByRole('dialog', { name: 'Raise' })).toBeTruthy();
+  });
+
+  it("offers Check when nothing is owed (the big blind's option)", () => {
+    let room = threeWay();
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    show(room, 'cal');
+    expect(screen.getByRole('button', { name: 'Check' })).toBeTruthy();
+  });
+
+  it("others see whose turn it is: '{player}'s Turn / Waiting for their action...'", () => {
+    show(threeWay(), 'ben');
+    expect(screen.queryByRole('region', { name: 'Your Turn' })).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe("Ana's TurnWaiting for their action...");
+  });
+
+  it('host: the stage-advance button carries the next stage name', async () => {
+    let room = threeWay();
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    expect(room.gameState.canAdvanceStage).toBe(true);
+    const { send } = show(room, 'ana');
+    const controls = screen.getByRole('region', { name: 'Host controls' });
+    expect(
+      within(controls)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Flop', 'Rebuys', 'End Game']);
+    await act(async () => fireEvent.click(within(controls).getByRole('button', { name: 'Flop' })));
+    expect(send).toHaveBeenCalledWith({ type: 'advanceStage' });
+  });
+
+  it('non-host: waits for the host to deal the next stage', () => {
+    let room = threeWay();
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    show(room, 'ben');
+    expect(screen.queryByRole('region', { name: 'Host controls' })).toBeNull();
+    expect(screen.getByText('Waiting for the host to deal the Flop')).toBeTruthy();
+  });
+
+  it('side pots: "N Pots", the showdown banner, and the winner chosen pot by pot (byPot)', async () => {
+    const room = sidePotShowdown();
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    const { send } = show(room, 'ana');
+    expect(screen.getByRole('img', { name: '5 of 5 community cards dealt' })).toBeTruthy();
+    expect(document.querySelector('.pot')!.textContent).toBe('2 Pots$50.00');
+    expect(document.querySelector('.pot-list')!.textContent).toBe('Main pot $30.00Side pot 1 $20.00');
+    expect(document.querySelector('.banner.showdown')!.textContent).toBe(
+      'ShowdownHost can now declare the winner',
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
+    const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
+    const main = within(dialog).getByRole('group', { name: 'Main pot: $30.00' });
+    const side = within(dialog).getByRole('group', { name: 'Side pot 1: $20.00' });
+    expect(
+      within(main)
+        .getAllByRole('checkbox')
+        .map((c) => c.parentElement!.textContent),
+    ).toEqual(['Ana', 'Ben', 'Cal']);
+    expect(
+      within(side)
+        .getAllByRole('checkbox')
+        .map((c) => c.parentElement!.textContent),
+    ).toEqual(['Ana', 'Cal']);
+    const award = within(dialog).getByRole('button', { name: 'Award Pot' });
+    expect(award).toHaveProperty('disabled', true);
+
+    fireEvent.click(within(main).getByLabelText('Ben'));
+    fireEvent.click(within(side).getByLabelText('Ana'));
+    fireEvent.click(within(side).getByLabelText('Cal'));
+    const split = within(dialog).getByRole('button', { name: 'Award Split Pot' });
+    await act(async () => fireEvent.click(split));
+    expect(send).toHaveBeenCalledWith({
+      type: 'declareWinners',
+      winnerIds: ['ben', 'ana', 'cal'],
+      byPot: { main: ['ben'], 'side-1': ['ana', 'cal'] },
+    });
+  });
+
+  it('all-in showdown: "All Players All-In" banner, one pot, winners picked together', async () => {
+    let room = threeWay();
+    room = actNow(room, 'ALL_IN'); // Ana $50
+    room = actNow(room, 'FOLD'); // Ben
+    room = actNow(room, 'CALL'); // Cal all-in for $50
+    expect(room.gameState.autoAdvancedReason).toBe('ALL_REMAINING_ALL_IN');
+    const { send } = show(room, 'ana');
+    expect(document.querySelector('.banner.showdown')!.textContent).toBe(
+      'All Players All-InHost can now declare the winner',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
+    const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
+    expect(within(dialog).getByRole('group', { name: 'Pot: $101.00' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByLabelText('Cal'));
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Award Pot' })));
+    expect(send).toHaveBeenCalledWith({ type: 'declareWinners', winnerIds: ['cal'] });
+  });
+
+  it("after the award: New Hand for the host, and 'You're Chipless!' for a busted player", () => {
+    let room = threeWay();
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    show(room, 'cal');
+    expect(document.querySelector('.banner.chipless')!.textContent).toBe(
+      "You're Chipless!Ask the host for a rebuy to get back in.",
+    );
+    expect(seatText('Ana').textContent).toContain('Winner');
+    cleanup();
+    show(room, 'ana');
+    expect(screen.getByRole('button', { name: 'New Hand' })).toBeTruthy();
+    expect(document.querySelector('.banner.chipless')).toBeNull();
+  });
+
+  it("warns 'Only 1 player has money' when nobody else can play a hand", () => {
+    let room = started(['Ana', 'Ben']);
+    room = actNow(room, 'ALL_IN'); // Ana (D/SB)
+    room = actNow(room, 'CALL'); // Ben
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ben'] });
+    show(room, 'ana');
+    expect(document.querySelector('.banner.warning')!.textContent).toBe(
+      'Only 1 player has moneyRebuy or End Game to continue',
+    );
+    expect(document.querySelector('.banner.chipless')!.textContent).toBe(
+      "You're Chipless!You still manage the game as the host, and you can rebuy yourself.",
+    );
+    expect(screen.queryByRole('button', { name: 'New Hand' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Rebuys' })).toBeTruthy();
+  });
+
+  it('plays the winner animation 500 ms after everyone else folded, for about 3 s', () => {
+    vi.useFakeTimers();
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    show(room, 'ben');
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+    act(() => vi.advanceTimersByTime(500));
+    expect(screen.getByText('Ana wins!')).toBeTruthy();
+    expect(screen.getByText('All other players folded.')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(3_000));
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+  });
+
+  it('keeps a hand log of the engine events', () => {
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    show(room, 'ben');
+    const log = screen.getByText('Hand log').closest('details')!;
+    const lines = within(log)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(lines.slice(0, 7)).toEqual([
+      'Hand #1 complete',
+      'Showdown',
+      'Pot $5.00 to Ana',
+      '$4.00 returned to Ana',
+      'Cal folds',
+      'Ben folds',
+      'Ana raises to $6.00',
+    ]);
+    expect(lines).toContain('Ben posts small blind $1.00');
+    expect(lines).toContain('Cal posts big blind $2.00');
+  });
+
+  it('host: rebuy dialog adds chips to the chosen player', async () => {
+    const { send } = show(threeWay(), 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuys' }));
+    const dialog = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    const amount = within(dialog).getByLabelText('Rebuy Amount') as HTMLInputElement;
+    expect(amount.placeholder).toBe('25.00');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Selected player not found');
+    fireEvent.change(within(dialog).getByLabelText('Player'), { target: { value: 'ben' } });
+    fireEvent.change(amount, { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Please enter a valid positive amount');
+    fireEvent.change(amount, { target: { value: '25' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' })));
+    expect(send).toHaveBeenCalledWith({ type: 'rebuy', playerId: 'ben', amount: 2500 });
+  });
+
+  it('host: End Game asks first, then ends and settles', async () => {
+    const { send } = show(threeWay(), 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'End Game' }));
+    const dialog = screen.getByRole('dialog', { name: 'End Game' });
+    expect(dialog.textContent).toContain(
+      'Are you sure you want to end the game? This will show final results and payouts for all players.',
+    );
+    await act(async () =>
+      fireEvent.click(within(dialog).getByRole('button', { name: 'End Game & Auto-Settle Payouts' })),
+    );
+    expect(send).toHaveBeenCalledWith({ type: 'endGame' });
+  });
+});
