@@ -6,6 +6,7 @@
  */
 import type { GameEvent, GameState, Player, Room } from './types';
 
+/** The working state of one command: what it read, what it is building and what it emitted. */
 export interface Draft {
   /** The room the command started from (never written). */
   readonly base: Room;

@@ -5,6 +5,7 @@
  */
 import { formatCents } from './money';
 
+/** Fixed messages, by what went wrong. */
 export const MSG = {
   // Join / create (SPEC section 8)
   nameRequired: 'Please enter your name',
@@ -112,7 +113,7 @@ export function unknownPot(potId: string): string {
   return `There is no pot ${potId}`;
 }
 
-/** Next-stage labels (SPEC section 4), with the spec's fallback. */
+/** Next-stage labels (SPEC section 4); 'Pre-Flop' is the engine's own for completeness. */
 export const STAGE_NAMES = {
   PRE_FLOP: 'Pre-Flop',
   FLOP: 'Flop',
@@ -121,4 +122,5 @@ export const STAGE_NAMES = {
   SHOWDOWN: 'Showdown',
 } as const;
 
+/** The spec's label when a next stage has no name. */
 export const NEXT_STAGE_FALLBACK = 'Next Stage';

@@ -10,8 +10,10 @@ export type RoomStatus = 'LOBBY' | 'PLAYING' | 'ENDED';
 /** Betting stages in order; SHOWDOWN is final. */
 export type Stage = 'PRE_FLOP' | 'FLOP' | 'TURN' | 'RIVER' | 'SHOWDOWN';
 
+/** A player's position in the current hand (only funded players get a non-PLAYER role). */
 export type Role = 'PLAYER' | 'DEALER' | 'SMALL_BLIND' | 'BIG_BLIND' | 'DEALER_SMALL_BLIND';
 
+/** waiting_approval until the host approves, then active. */
 export type PlayerStatus = 'waiting_approval' | 'active';
 
 /** Why a hand jumped to SHOWDOWN (or why betting stopped) without a host advance. */
@@ -20,8 +22,10 @@ export type AutoAdvancedReason =
   | 'ALL_REMAINING_ALL_IN'
   | 'LAST_PLAYER_RESPONDED';
 
+/** What a player does on their turn. */
 export type ActionType = 'FOLD' | 'CALL' | 'RAISE' | 'ALL_IN';
 
+/** Table settings the host edits (blinds) plus the spec's fixed limits. */
 export interface Settings {
   /** Cents; default 100. */
   smallBlind: number;
@@ -33,6 +37,7 @@ export interface Settings {
   enableRebuys: boolean;
 }
 
+/** A person in the room: pending or seated, with their chips and their state in the current hand. */
 export interface Player {
   /** The authenticated user id. */
   id: string;
@@ -80,6 +85,7 @@ export interface LedgerEntry {
   leftAt: number;
 }
 
+/** A main or side pot: chips and the players who can win them. */
 export interface Pot {
   /** 'main' or 'side-N' (N from 1). */
   id: string;
@@ -89,6 +95,7 @@ export interface Pot {
   isMainPot: boolean;
 }
 
+/** The table: stage, button, turn, pots and the flags the screens show. */
 export interface GameState {
   stage: Stage;
   dealerId: string | null;
@@ -124,6 +131,7 @@ export interface GameState {
   departedContributions?: Record<string, number>;
 }
 
+/** Everything about one game, stored under its room code. */
 export interface Room {
   roomCode: string;
   hostId: string;
@@ -142,6 +150,7 @@ export interface Room {
   nextEventSeq: number;
 }
 
+/** One payment at the end: `from` owes `to` `amount` cents. */
 export interface Settlement {
   from: string;
   to: string;
@@ -166,6 +175,7 @@ export type Command =
   | { type: 'endGame' }
   | { type: 'leave' };
 
+/** The command names. */
 export type CommandType = Command['type'];
 
 /** What happened. Amounts in cents. Names are copied in so a log line survives the player leaving. */
@@ -212,15 +222,18 @@ export type GameEvent =
   | { type: 'gameEnded'; endedBy: string }
   | { type: 'roomDeleted' };
 
+/** The event names. */
 export type GameEventType = GameEvent['type'];
 
 /** An event as kept in the room's log. */
 export type LoggedEvent = GameEvent & { seq: number; at: number; handNumber: number };
 
+/** What applyCommand returns: the new room (null = deleted) and events, or the refusal. */
 export type CommandResult =
   | { ok: true; room: Room | null; events: GameEvent[] }
   | { ok: false; error: string };
 
+/** What the player to act may raise to (see raiseLimits). */
 export interface RaiseLimits {
   /** Smallest legal total bet for a raise (may exceed max: then only all-in is possible). */
   min: number;
