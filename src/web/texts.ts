@@ -120,13 +120,6 @@ export const settings = {
 };
 
 export const table = {
-  stageNames: {
-    PRE_FLOP: 'Pre-Flop',
-    FLOP: 'Flop',
-    TURN: 'Turn',
-    RIVER: 'River',
-    SHOWDOWN: 'Showdown',
-  },
   communityCards: (n: number) => `${n} of 5 community cards dealt`,
   pot: 'Pot',
   pots: (n: number) => `${n} Pots`,

@@ -1,6 +1,6 @@
-import { formatCents } from '../../engine';
+import { formatCents, STAGE_NAMES } from '../../engine';
 import type { LoggedEvent } from '../../engine/types';
-import { log as t, table } from '../texts';
+import { log as t } from '../texts';
 
 /** One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null to skip. */
 export function describeEvent(e: LoggedEvent): string | null {
@@ -41,7 +41,7 @@ export function describeEvent(e: LoggedEvent): string | null {
     case 'betReturned':
       return t.returned(e.name, formatCents(e.amount));
     case 'stageChanged':
-      return t.stage(table.stageNames[e.stage]);
+      return t.stage(STAGE_NAMES[e.stage]);
     case 'showdown':
       return e.message;
     case 'potAwarded': {

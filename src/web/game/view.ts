@@ -1,3 +1,4 @@
+import { seatOrder as approvedInSeatOrder, potTotal as sumPots } from '../../engine';
 import type { Player, Pot, Room, Stage } from '../../engine/types';
 
 /**
@@ -19,8 +20,9 @@ export function seatOrder(room: Room): Player[] {
   return Object.values(room.players).sort((a, b) => a.joinedAt - b.joinedAt);
 }
 
+/** Approved players in seat order (the engine's seat order). */
 export function approvedPlayers(room: Room): Player[] {
-  return seatOrder(room).filter((p) => p.isApproved);
+  return approvedInSeatOrder(room.players);
 }
 
 export function pendingPlayers(room: Room): Player[] {
@@ -34,22 +36,17 @@ export function livePots(room: Room): Pot[] {
 
 /** Everything in the middle of the table. */
 export function potTotal(room: Room): number {
-  return room.gameState.pots.reduce((sum, p) => sum + p.amount, 0);
-}
-
-/** The highest round bet at the table right now. */
-export function highestRoundBet(room: Room): number {
-  return Object.values(room.players).reduce((max, p) => Math.max(max, p.currentRoundBet), 0);
+  return sumPots(room.gameState.pots);
 }
 
 /** Players still holding cards in this hand (dealt in and not folded). */
 export function playersInHand(room: Room): Player[] {
-  return seatOrder(room).filter((p) => p.isApproved && p.isActive && !p.hasFolded);
+  return approvedPlayers(room).filter((p) => p.isActive && !p.hasFolded);
 }
 
 /** Players with chips behind. */
 export function fundedPlayers(room: Room): Player[] {
-  return seatOrder(room).filter((p) => p.isApproved && p.stack > 0);
+  return approvedPlayers(room).filter((p) => p.stack > 0);
 }
 
 /** "Side pot 2" for 'side-2'; the main pot's label otherwise. */

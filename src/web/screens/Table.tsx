@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatCents, raiseLimits } from '../../engine';
+import { callAmount, formatCents, raiseLimits, STAGE_NAMES } from '../../engine';
 import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -10,9 +10,9 @@ import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { describeEvent } from '../game/log-lines';
 import { canRaise } from '../game/raise';
 import {
+  approvedPlayers,
   COMMUNITY_CARDS,
   fundedPlayers,
-  highestRoundBet,
   livePots,
   pendingPlayers,
   playersInHand,
@@ -79,15 +79,14 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
   const { room, presence } = snapshot;
   const gs = room.gameState;
   const isHost = me === room.hostId;
-  const seats = seatOrder(room).filter((p) => p.isApproved);
+  const seats = approvedPlayers(room);
   const pending = pendingPlayers(room);
   const mine = me ? room.players[me] : undefined;
   const myTurn = !!me && gs.currentTurnPlayerId === me;
   const turnPlayer = gs.currentTurnPlayerId ? room.players[gs.currentTurnPlayerId] : undefined;
   const limits = myTurn && me ? raiseLimits(room, me) : null;
-  const highest = limits?.highestBet ?? highestRoundBet(room);
-  const inHand = !!mine && mine.isActive && !mine.hasFolded;
-  const toCall = mine && inHand ? Math.max(0, Math.min(highest - mine.currentRoundBet, mine.stack)) : 0;
+  const inHand = !!mine && mine.isApproved && mine.isActive && !mine.hasFolded;
+  const toCall = me && inHand ? callAmount(room, me) : 0;
   const pots = livePots(room);
   const total = potTotal(room);
   const atShowdown = gs.stage === 'SHOWDOWN';
@@ -111,7 +110,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
         ? t.allPlayersAllIn
         : t.bettingComplete
       : undecided
-        ? t.stageNames.SHOWDOWN
+        ? STAGE_NAMES.SHOWDOWN
         : null;
   const chipless = !!mine && mine.isApproved && mine.stack === 0 && atShowdown && total === 0;
   const onlyOneFunded = atShowdown && total === 0 && funded.length < 2;
@@ -136,7 +135,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
             </button>
           ) : null}
         </div>
-        <h1 className="stage">{t.stageNames[gs.stage]}</h1>
+        <h1 className="stage">{STAGE_NAMES[gs.stage]}</h1>
         <div className="pot-line">
           <p className="pot">
             <span className="label">{pots.length > 1 ? t.pots(pots.length) : t.pot}</span>
@@ -409,7 +408,7 @@ function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean
     text = isHost ? null : t.waitingDeal(gs.nextStageName ?? t.nextStage);
   } else if (gs.stage === 'SHOWDOWN') {
     if (isHost) return null;
-    title = t.stageNames.SHOWDOWN;
+    title = STAGE_NAMES.SHOWDOWN;
     text = total > 0 ? t.waitingDeclare : t.waitingNewHand;
   } else {
     title = t.waitingPlayer;
