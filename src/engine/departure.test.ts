@@ -70,6 +70,17 @@ describe('leaving or being removed mid-hand', () => {
     expect(potsOf(room)).toEqual([['main', 1_600, ['p0', 'p1', 'p2']]]);
   });
 
+  it('both blinds removed before anyone acted: their blinds are a pot the others play for', () => {
+    let room = started([10_000, 10_000, 10_000, 10_000]); // p3 to act
+    room = run(run(room, 'p0', { type: 'remove', playerId: 'p1' }), 'p0', { type: 'remove', playerId: 'p2' });
+    expect(potsOf(room)).toEqual([['main', 300, ['p0', 'p3']]]);
+    room = play(room, ['p3', 'CALL'], ['p0', 'CALL']);
+    for (let i = 0; i < 3; i++) room = play(room, 'advance', ['p3', 'CALL'], ['p0', 'CALL']);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    room = run(room, 'p0', { type: 'declareWinners', winnerIds: ['p0', 'p3'] });
+    expect(stacks(room)).toEqual({ p0: 10_150, p3: 10_150 });
+  });
+
   it('the button moves on from the seat of a dealer who left', () => {
     const foldOut = (r: ReturnType<typeof started>) => {
       let out = r;

@@ -43,6 +43,18 @@ describe('buildPots', () => {
     ]);
   });
 
+  it('dead money below every live contribution goes into the first live pot', () => {
+    expect(buildPots([c('x', 100, false), c('a', 300), c('y', 200, false), c('b', 300)])).toEqual([
+      { id: 'main', amount: 900, eligiblePlayers: ['a', 'b'], isMainPot: true },
+    ]);
+  });
+
+  it('only folded or departed chips in: one main pot every live player contests', () => {
+    expect(buildPots([c('x', 100, false), c('y', 200, false), c('a', 0), c('b', 0)])).toEqual([
+      { id: 'main', amount: 300, eligiblePlayers: ['a', 'b'], isMainPot: true },
+    ]);
+  });
+
   it('dead money in a layer one live player reached goes to a pot only they can win', () => {
     const pots = buildPots([c('a', 1_000), c('x', 600, false), c('b', 200)]);
     expect(pots.map((p) => [p.id, p.amount, p.eligiblePlayers])).toEqual([

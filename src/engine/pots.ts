@@ -22,7 +22,9 @@ export interface Contribution {
  * Builds the pots (SPEC section 4): one layer per distinct contribution level, worth the level's
  * difference times the number of players who reached it (folded ones included); eligible are the
  * live players who reached it. Adjacent layers with the same eligible players form one pot, and a
- * layer no live player reached (dead money) joins the pot below it. Ids are 'main', 'side-1', ...
+ * layer no live player reached (dead money) joins the pot below it (or, below every live player's
+ * contribution, the first pot above; if no live player put anything in, one main pot they all
+ * contest). Ids are 'main', 'side-1', ...
  * While a round is running, a live player's `reach` also bounds a layer, so the pots preview
  * what each player can still win. With nothing contributed the result is one empty main pot with
  * every live player eligible.
@@ -46,8 +48,9 @@ export function buildPots(entries: readonly Contribution[]): Pot[] {
   levels.sort((a, b) => a - b);
   const pots: Pot[] = [];
   let prev = 0;
+  let carry = 0; // dead money below every live player's contribution, waiting for the first pot
   for (const level of levels) {
-    if (level === prev) continue;
+    if (level === prev || level > top) continue;
     let count = 0;
     const eligible: string[] = [];
     for (const e of entries) {
@@ -57,19 +60,26 @@ export function buildPots(entries: readonly Contribution[]): Pot[] {
     const amount = (level - prev) * count;
     prev = level;
     const last = pots[pots.length - 1];
-    if (last !== undefined && (eligible.length === 0 || sameIds(last.eligiblePlayers, eligible))) {
+    if (eligible.length === 0 && last === undefined) {
+      carry += amount;
+    } else if (last !== undefined && (eligible.length === 0 || sameIds(last.eligiblePlayers, eligible))) {
       last.amount += amount;
     } else {
-      const index = pots.length;
-      pots.push({
-        id: index === 0 ? 'main' : `side-${index}`,
-        amount,
-        eligiblePlayers: eligible,
-        isMainPot: index === 0,
-      });
+      pots.push(newPot(pots.length, amount + carry, eligible));
+      carry = 0;
     }
   }
+  if (carry > 0) {
+    // Only departed or folded players put chips in: every live player may win them.
+    const eligible: string[] = [];
+    for (const e of entries) if (e.live) eligible.push(e.id);
+    pots.push(newPot(0, carry, eligible));
+  }
   return pots;
+}
+
+function newPot(index: number, amount: number, eligiblePlayers: string[]): Pot {
+  return { id: index === 0 ? 'main' : `side-${index}`, amount, eligiblePlayers, isMainPot: index === 0 };
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {

@@ -69,9 +69,9 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       amount: fc.integer({ min: -10, max: 50_000 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), target: fc.nat(12) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('remove' as const), target: fc.nat(12) }) },
   {
-    weight: 1,
+    weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('leave' as const),
       target: fc.nat(12),
@@ -223,6 +223,14 @@ function checkInvariants(room: Room): void {
     check(turn !== null || gs.canAdvanceStage, 'stuck hand');
   if (room.status === 'PLAYING' && gs.stage === 'SHOWDOWN')
     check(players.filter((p) => p.isActive).length > 1, 'showdown with one active player not ended');
+  // The host can always award a showdown: naming everyone still in the hand is accepted.
+  if (room.status === 'PLAYING' && gs.stage === 'SHOWDOWN' && pots > 0) {
+    for (const pot of gs.pots)
+      check(pot.amount === 0 || pot.eligiblePlayers.length > 0, `${pot.id} has no one`);
+    const live = players.filter((p) => p.isActive && !p.hasFolded).map((p) => p.id);
+    const res = applyCommand(room, room.hostId, { type: 'declareWinners', winnerIds: live }, 0);
+    check(res.ok, `showdown cannot be awarded: ${res.ok ? '' : res.error}`);
+  }
   check(gs.status === room.status, 'status mismatch');
   check(room.log.length <= 50, 'log too long');
   if (room.status === 'ENDED') checkEnded(room);
