@@ -19,6 +19,11 @@ export interface RedisAdapterOptions {
   keyPrefix?: string;
   /** Gives up connecting after this many ms (default 5000). */
   connectTimeoutMs?: number;
+  /**
+   * How long a cross-process request (fetchSockets: presence) waits for every process (default 5000).
+   * An unresponsive process makes each such request wait this long.
+   */
+  requestsTimeoutMs?: number;
   /** Connection errors after the first connect (the clients keep reconnecting). */
   onError?: (err: Error) => void;
 }
@@ -36,7 +41,10 @@ export async function createRedisAdapter(
     pub.destroy();
     throw err;
   }
-  const adapter = createAdapter(pub, sub, { key: `${opts.keyPrefix ?? 'chipless:'}socket.io` });
+  const adapter = createAdapter(pub, sub, {
+    key: `${opts.keyPrefix ?? 'chipless:'}socket.io`,
+    requestsTimeout: opts.requestsTimeoutMs ?? 5000,
+  });
   let closed = false;
   return {
     adapter,
