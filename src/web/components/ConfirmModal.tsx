@@ -31,17 +31,17 @@ export function ConfirmModal({
     <Modal title={title} onClose={onClose}>
       {text ? <p className="modal-text">{text}</p> : null}
       <FormError message={error} />
-      <div className="button-row">
-        <button type="button" className="button secondary" onClick={onClose}>
-          {common.cancel}
-        </button>
+      <div className="button-stack">
         <button
           type="button"
-          className={danger ? 'button danger' : 'button primary'}
+          className={danger ? 'button danger block large' : 'button primary block large'}
           disabled={pending}
           onClick={confirm}
         >
           {pending && pendingLabel ? pendingLabel : confirmLabel}
+        </button>
+        <button type="button" className="button secondary block" onClick={onClose}>
+          {common.cancel}
         </button>
       </div>
     </Modal>

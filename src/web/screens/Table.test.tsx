@@ -130,9 +130,7 @@ describe('Table', () => {
     expect(screen.getByRole('img', { name: '5 of 5 community cards dealt' })).toBeTruthy();
     expect(document.querySelector('.pot')!.textContent).toBe('2 Pots$50.00');
     expect(document.querySelector('.pot-list')!.textContent).toBe('Main pot $30.00Side pot 1 $20.00');
-    expect(document.querySelector('.banner.showdown')!.textContent).toBe(
-      'ShowdownHost can now declare the winner',
-    );
+    expect(document.querySelector('.banner.showdown')!.textContent).toBe('Host can now declare the winner');
 
     fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
     const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
@@ -219,13 +217,25 @@ describe('Table', () => {
     let room = threeWay();
     room = actNow(room, 'RAISE', 600);
     room = actNow(room, 'FOLD');
+    const { rerender } = show(room, 'ben');
     room = actNow(room, 'FOLD');
-    show(room, 'ben');
+    rerender(<Table snapshot={snapshot(room)} me="ben" send={async () => ok} onLeave={async () => ok} />);
     expect(screen.queryByText('Ana wins!')).toBeNull();
     act(() => vi.advanceTimersByTime(500));
     expect(screen.getByText('Ana wins!')).toBeTruthy();
     expect(screen.getByText('All other players folded.')).toBeTruthy();
     act(() => vi.advanceTimersByTime(3_000));
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+  });
+
+  it('does not replay the winner animation when the table opens on a finished hand (a reload)', () => {
+    vi.useFakeTimers();
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    show(room, 'ben');
+    act(() => vi.advanceTimersByTime(1_000));
     expect(screen.queryByText('Ana wins!')).toBeNull();
   });
 

@@ -61,9 +61,11 @@ function useFoldWinAnimation(room: Room) {
   const win = foldWin(room);
   const [shown, setShown] = useState<typeof win>(null);
   const key = win?.key ?? null;
+  // A win that was already on the table when this screen opened (a reload) is not replayed.
+  const [seenAtMount] = useState(key);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the award, not on every snapshot.
   useEffect(() => {
-    if (!key || !win) return;
+    if (!key || !win || key === seenAtMount) return;
     const start = setTimeout(() => setShown(win), 500);
     const stop = setTimeout(() => setShown(null), 3500);
     return () => {
@@ -104,13 +106,13 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
   useTurnBuzz(myTurn);
   useWakeLock(true);
 
-  const showdownBanner =
-    undecided && gs.autoAdvancedReason
-      ? gs.autoAdvancedReason === 'ALL_REMAINING_ALL_IN'
-        ? t.allPlayersAllIn
-        : t.bettingComplete
-      : undecided
-        ? STAGE_NAMES.SHOWDOWN
+  // Spec banners by autoAdvancedReason; a showdown reached by playing the river just says what is next.
+  const showdownBanner = !undecided
+    ? null
+    : gs.autoAdvancedReason === 'ALL_REMAINING_ALL_IN'
+      ? t.allPlayersAllIn
+      : gs.autoAdvancedReason
+        ? t.bettingComplete
         : null;
   const chipless = !!mine && mine.isApproved && mine.stack === 0 && atShowdown && total === 0;
   const onlyOneFunded = atShowdown && total === 0 && funded.length < 2;
@@ -141,7 +143,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
             <span className="label">{pots.length > 1 ? t.pots(pots.length) : t.pot}</span>
             <span className="amount big">{formatCents(total)}</span>
           </p>
-          {inHand && !atShowdown ? (
+          {inHand && gs.currentTurnPlayerId !== null ? (
             <p className="to-call">
               <span className="label">{t.toCall}</span>
               <span className="amount">{formatCents(toCall)}</span>
@@ -159,10 +161,10 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
         ) : null}
       </header>
 
-      {showdownBanner ? (
+      {undecided ? (
         <div className="banner showdown" role="status">
-          <strong>{showdownBanner}</strong>
-          <span>{t.hostCanDeclare}</span>
+          {showdownBanner ? <strong>{showdownBanner}</strong> : null}
+          <span className={showdownBanner ? undefined : 'strong'}>{t.hostCanDeclare}</span>
         </div>
       ) : null}
       {chipless ? (
