@@ -50,6 +50,8 @@ export const NOT_IN_ROOM = 'You are not in this room';
 const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command']);
 const ROOM_CODE = new RegExp(`^[A-Z0-9]{${ROOM_CODE_LENGTH}}$`);
 const playerRoom = (playerId: string) => `p:${playerId}`;
+/** After a cross-process presence request fails, use local presence for this long (ms). */
+const PRESENCE_LOCAL_ONLY_MS = 10_000;
 
 /** True for Socket.IO room names that are room codes (not socket ids or player rooms). */
 export function isRoomCode(name: string): boolean {
@@ -61,8 +63,23 @@ export function createBroadcaster(io: ChiplessServer): RoomBroadcaster & {
   snapshotOf(record: StoredRoom): Promise<RoomSnapshot>;
   onlinePlayers(roomCode: string): Promise<Set<string>>;
 } {
+  // Presence asks every process (fetchSockets through the adapter). A process that is alive but
+  // unresponsive (frozen loop, SIGSTOP, partition) makes that request time out; then, and for a
+  // short while after, presence is what this process sees itself, so commands and broadcasts on the
+  // healthy processes go on without waiting for the frozen one each time.
+  let localOnlyUntil = 0;
   const onlinePlayers = async (roomCode: string) => {
-    const sockets = await io.in(roomCode).fetchSockets();
+    let sockets: Array<{ data: SocketData }>;
+    if (Date.now() < localOnlyUntil) {
+      sockets = await io.local.in(roomCode).fetchSockets();
+    } else {
+      try {
+        sockets = await io.in(roomCode).fetchSockets();
+      } catch {
+        localOnlyUntil = Date.now() + PRESENCE_LOCAL_ONLY_MS;
+        sockets = await io.local.in(roomCode).fetchSockets();
+      }
+    }
     return new Set(sockets.map((s) => s.data.playerId));
   };
   const snapshotOf = async (record: StoredRoom): Promise<RoomSnapshot> => {
