@@ -307,7 +307,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
       </div>
 
       {foldWinShown ? (
-        <div className="win-overlay" role="status" aria-live="assertive">
+        <div className="win-overlay" role="status">
           <div className="win-card">
             <div className="win-chip" aria-hidden="true" />
             <p className="win-title">{t.autoWinner(foldWinShown.name)}</p>
