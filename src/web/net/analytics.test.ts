@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.resetModules();
+  localStorage.clear();
+});
+
+async function start(now: () => number) {
+  const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+  const beacon = vi.fn((_url: string, _body: Blob) => true);
+  vi.stubGlobal('fetch', fetchMock);
+  Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
+  const { startAnalytics } = await import('./analytics');
+  startAnalytics(now);
+  return { fetchMock, beacon };
+}
+
+describe('analytics', () => {
+  it('records a visit of a new session, then reports only the minutes not reported yet', async () => {
+    let t = 1_000_000;
+    const { fetchMock, beacon } = await start(() => t);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/analytics/visit');
+    const visit = JSON.parse(String(init.body));
+    expect(visit.newSession).toBe(true);
+
+    t += 5 * 60_000 + 30_000;
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacon).toHaveBeenCalledTimes(1);
+    const [beaconUrl, blob] = beacon.mock.calls[0]!;
+    expect(beaconUrl).toBe('/api/analytics/session');
+    expect(JSON.parse(await blob.text())).toEqual({ sessionId: visit.sessionId, minutes: 5 });
+
+    t += 20_000; // still minute 5: nothing new to report
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacon).toHaveBeenCalledTimes(1);
+    t += 60_000;
+    window.dispatchEvent(new Event('pagehide'));
+    expect(JSON.parse(await beacon.mock.calls[1]![1].text())).toEqual({
+      sessionId: visit.sessionId,
+      minutes: 1,
+    });
+  });
+
+  it('continues the session on a visit within 30 minutes', async () => {
+    localStorage.setItem(
+      'chipless.analytics',
+      JSON.stringify({ id: 'abc', start: 0, lastSeen: 1_000_000, reportedMinutes: 3 }),
+    );
+    const { fetchMock } = await start(() => 1_000_000 + 10 * 60_000);
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(JSON.parse(String(init.body))).toEqual({ sessionId: 'abc', newSession: false });
+  });
+});
