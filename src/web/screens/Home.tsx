@@ -72,6 +72,7 @@ export function HomeView({ api }: { api: RoomApi }) {
         joinCode={joinCode}
         notice={api.notice}
         onDismissNotice={api.dismissNotice}
+        onJoinLinkClosed={() => setParams({}, { replace: true })}
       />
     );
   }

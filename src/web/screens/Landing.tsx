@@ -14,16 +14,28 @@ export interface LandingProps {
   joinCode?: string | null;
   notice?: string | null;
   onDismissNotice?: () => void;
+  /** The join form opened from a join link was closed: the link has done its job. */
+  onJoinLinkClosed?: () => void;
 }
 
 type Open = 'none' | 'create' | 'join' | 'menu';
 
 /** The landing screen: title, tagline, the two big actions, the counter and the info menu. */
-export function Landing({ onCreate, onJoin, joinCode, notice, onDismissNotice }: LandingProps) {
+export function Landing({
+  onCreate,
+  onJoin,
+  joinCode,
+  notice,
+  onDismissNotice,
+  onJoinLinkClosed,
+}: LandingProps) {
   const [open, setOpen] = useState<Open>(joinCode ? 'join' : 'none');
   const hands = useHandsDealt();
   const config = useAppConfig();
-  const close = () => setOpen('none');
+  const close = () => {
+    if (open === 'join' && joinCode) onJoinLinkClosed?.();
+    setOpen('none');
+  };
 
   return (
     <main className="landing">
