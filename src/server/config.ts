@@ -21,8 +21,9 @@ const envSchema = z.object({
   REDIS_URL: optionalText,
   REDIS_KEY_PREFIX: z.string().max(100).default('chipless:'),
   SESSION_SECRET: optionalText.pipe(z.string().min(16).optional()),
-  CONTACT_EMAIL: z.string().default(''),
-  SUPPORT_URL: z.string().default(''),
+  CONTACT_EMAIL: z.string().default('hello@chipless.app'),
+  // The spec's landing always has a support link; by default it points at the About page's support section.
+  SUPPORT_URL: z.string().default('/about#support'),
   PUBLIC_URL: optionalText.pipe(z.url().optional()),
   ROOM_IDLE_MS: int(600_000, 1),
   CLEANUP_INTERVAL_MS: int(300_000, 1),

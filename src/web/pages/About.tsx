@@ -9,7 +9,7 @@ export default function About() {
     <StaticPage title={about.title}>
       <p className="lead">{about.lead}</p>
       {about.sections.map((s) => (
-        <section key={s.heading}>
+        <section key={s.heading} id={'id' in s ? s.id : undefined}>
           <h2>{s.heading}</h2>
           {s.paragraphs.map((p) => (
             <p key={p}>{p}</p>

@@ -20,6 +20,14 @@ export const about = {
       ],
     },
     {
+      id: 'support',
+      heading: 'Support Chipless',
+      paragraphs: [
+        'Chipless is free, with no ads and no sign-up. The best support is to use it at your next poker night and tell the friends around the table.',
+        'Found a bug or have an idea? Write to us from the Contact section of the menu on the home screen.',
+      ],
+    },
+    {
       heading: 'What it does not do',
       paragraphs: [
         'Chipless never deals cards and never handles money. It is a scorekeeper for friends; settle up however you like.',

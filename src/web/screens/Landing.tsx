@@ -72,12 +72,15 @@ export function Landing({
         </button>
       </div>
       <footer className="landing-footer">
-        <p className="hands-dealt">{landing.handsDealt(hands.toLocaleString('en-US'))}</p>
+        <p className="hands-dealt">{landing.handsDealt(String(hands))}</p>
         <p className="landing-links">
           <Link to="/about">{landing.about}</Link>
           <Link to="/faq">{landing.faq}</Link>
           {config?.supportUrl ? (
-            <a href={config.supportUrl} target="_blank" rel="noopener noreferrer">
+            <a
+              href={config.supportUrl}
+              {...(config.supportUrl.startsWith('/') ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
+            >
               {landing.support}
             </a>
           ) : null}

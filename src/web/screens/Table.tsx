@@ -18,7 +18,6 @@ import {
   playersInHand,
   potNumber,
   potTotal,
-  seatOrder,
 } from '../game/view';
 import { common, endGame, table as t } from '../texts';
 import { PendingList } from './Lobby';
