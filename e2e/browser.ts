@@ -1,0 +1,328 @@
+/**
+ * Support for the browser end-to-end tests: the real `npm start` server as a child process (fresh
+ * SQLite data dir, free port), Debian's Chromium through playwright-core, phone-sized contexts,
+ * screenshots, and small polling assertions (playwright-core has no auto-retrying `expect`).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e', 'screenshots');
+
+/** Longest a single UI step may take to show up (a loaded 2-core machine, Socket.IO round trips). */
+export const STEP_TIMEOUT_MS = 20_000;
+
+// ---------------------------------------------------------------------------------------------
+// Web build
+// ---------------------------------------------------------------------------------------------
+
+/** Newest modification time (ms) of the files under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const mtime = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
+  return newest;
+}
+
+/**
+ * Runs `npx vite build` when dist/web/index.html is missing or older than the sources it is built
+ * from (src/web, src/engine, src/shared, vite.config.ts), so the test always drives current code.
+ * Returns whether it built.
+ */
+export function ensureWebBuild(): boolean {
+  const index = join(REPO_ROOT, 'dist', 'web', 'index.html');
+  const sources = Math.max(
+    newestMtime(join(REPO_ROOT, 'src', 'web')),
+    newestMtime(join(REPO_ROOT, 'src', 'engine')),
+    newestMtime(join(REPO_ROOT, 'src', 'shared')),
+    statSync(join(REPO_ROOT, 'vite.config.ts')).mtimeMs,
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return false;
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 170_000,
+  });
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+// ---------------------------------------------------------------------------------------------
+
+export interface ChiplessServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process printed (JSON log lines, errors), for failure messages. */
+  output(): string;
+  /** SIGTERM to the whole process group (npm, sh, tsx, node), SIGKILL after 10 s; removes the data dir. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `npm start` exactly as a user would, with PORT=0 (the server picks a free port and logs
+ * it), HOST=127.0.0.1 and a fresh temporary DATA_DIR; resolves once GET /healthz answers 200.
+ */
+export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chipless-e2e-'));
+  const child: ChildProcess = spawn('npm', ['start', '--silent'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      CONTACT_EMAIL: 'hello@chipless.test',
+      // The rate limits stay at their defaults: this is a real poker night.
+    },
+    // Its own process group, so stop() reaches tsx and node behind npm.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let exited: number | null | undefined;
+  child.stdout?.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr?.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  const exitedPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code) => {
+      exited = code;
+      resolve();
+    });
+  });
+
+  /** Whether any process of the server's group (npm, sh, tsx, node) is still alive. */
+  const groupAlive = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 0);
+      return child.pid !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  const stop = async () => {
+    if (child.pid !== undefined && groupAlive()) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      // A graceful shutdown drains and closes the store; give it 10 s, then SIGKILL the group.
+      const deadline = Date.now() + 10_000;
+      while (groupAlive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      if (groupAlive()) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      if (exited === undefined) await exitedPromise;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const deadline = Date.now() + timeoutMs;
+    let port = 0;
+    while (!port) {
+      if (exited !== undefined) throw new Error(`npm start exited with ${exited}:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`npm start did not report its port in time:\n${out}`);
+      const match = /"msg":"Chipless is listening"/.test(out) ? /"port":(\d+)/.exec(out) : null;
+      if (match) port = Number(match[1]);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    const url = `http://127.0.0.1:${port}`;
+    for (;;) {
+      try {
+        const res = await fetch(`${url}/healthz`);
+        if (res.ok) break;
+      } catch {
+        // not yet
+      }
+      if (Date.now() > deadline) throw new Error(`/healthz did not answer in time:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { url, port, dataDir, output: () => out, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser
+// ---------------------------------------------------------------------------------------------
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Debian's Chromium (or CHROMIUM_PATH). Never downloads a browser. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    timeout: 60_000,
+  });
+}
+
+/** A phone: its own context (own local storage, so its own player), 360×740, touch. */
+export interface Phone {
+  name: string;
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions on the page (a failing test reports them). */
+  errors: string[];
+}
+
+export async function openPhone(browser: Browser, name: string, baseURL: string): Promise<Phone> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 360, height: 740 },
+    screen: { width: 360, height: 740 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+  });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(60_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`${name}: ${err.message}`));
+  return { name, context, page, errors };
+}
+
+/**
+ * Saves what the phone shows as e2e/screenshots/<name>.png. When the screen scrolls (and `dialog` is
+ * false), also <name>-end.png scrolled to the bottom, then scrolls back. Viewport pictures, not
+ * full-page ones: a full-page capture misplaces the sticky bottom bars over the content.
+ */
+export async function shot(page: Page, name: string, dialog = false): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Let a just-opened dialog or a just-changed screen settle so the picture shows what a person sees.
+  const settle = () =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 250))));
+  await settle();
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
+  if (dialog) return;
+  const start = await page.evaluate(() => {
+    const y = window.scrollY;
+    const scrolls = document.documentElement.scrollHeight > window.innerHeight + 4;
+    if (scrolls) window.scrollTo(0, document.documentElement.scrollHeight);
+    return scrolls ? y : null;
+  });
+  if (start === null) return;
+  await settle();
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-end.png`), animations: 'disabled' });
+  await page.evaluate((y) => window.scrollTo(0, y), start);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polling assertions
+// ---------------------------------------------------------------------------------------------
+
+/** Text as a person reads it: whitespace runs collapsed. */
+export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Compared without case: labels are upper-cased by CSS (text-transform), which innerText applies. */
+const fold = (s: string) => s.toLowerCase();
+
+/**
+ * Retries `check` until it stops throwing or `timeoutMs` passes, then throws its last error.
+ * The UI updates asynchronously (socket broadcasts), so every assertion on it polls.
+ */
+export async function eventually(check: () => Promise<void>, timeoutMs = STEP_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 50;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 400);
+    }
+  }
+}
+
+/** The locator's visible text, whitespace squashed. */
+async function textOf(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text, with breaks between blocks, as a person reads it.
+  return squash(await locator.innerText({ timeout: 2_000 }));
+}
+
+/** Waits until the locator's text equals `expected` (whitespace squashed, any case) or matches the RegExp. */
+export async function expectText(locator: Locator, expected: string | RegExp, timeoutMs?: number) {
+  await eventually(async () => {
+    const text = await textOf(locator);
+    const ok = typeof expected === 'string' ? fold(text) === fold(expected) : expected.test(text);
+    if (!ok)
+      throw new Error(
+        `expected ${String(locator)} to read ${JSON.stringify(String(expected))}, got ${JSON.stringify(text)}`,
+      );
+  }, timeoutMs);
+}
+
+/** Waits until the locator's text contains every one of `parts` (whitespace squashed, any case). */
+export async function expectContains(locator: Locator, parts: string[], timeoutMs?: number) {
+  await eventually(async () => {
+    const text = await textOf(locator);
+    const missing = parts.filter((p) => !fold(text).includes(fold(p)));
+    if (missing.length > 0)
+      throw new Error(
+        `expected ${String(locator)} to contain ${JSON.stringify(missing)}, got ${JSON.stringify(text)}`,
+      );
+  }, timeoutMs);
+}
+
+/** Waits until the locator's input value equals `expected`. */
+export async function expectValue(locator: Locator, expected: string, timeoutMs?: number) {
+  await eventually(async () => {
+    const value = await locator.inputValue({ timeout: 2_000 });
+    if (value !== expected)
+      throw new Error(`expected ${String(locator)} to have value ${expected}, got ${value}`);
+  }, timeoutMs);
+}
+
+/** Waits until the locator is visible. */
+export async function expectVisible(locator: Locator, timeoutMs = STEP_TIMEOUT_MS) {
+  await locator.waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** Waits until the locator is hidden or gone. */
+export async function expectHidden(locator: Locator, timeoutMs = STEP_TIMEOUT_MS) {
+  await locator.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** Waits until the locator (a button) is disabled. */
+export async function expectDisabled(locator: Locator, timeoutMs?: number) {
+  await eventually(async () => {
+    if (!(await locator.isDisabled({ timeout: 2_000 })))
+      throw new Error(`expected ${String(locator)} to be disabled`);
+  }, timeoutMs);
+}
