@@ -260,6 +260,14 @@ describe('declareWinners', () => {
     expect(potsOf(after!)).toEqual([['main', 0, []]]);
   });
 
+  it('once the pots are paid nobody is all-in any more, busted players included (regression)', () => {
+    const room = sidePots();
+    expect(player(room, 'p2').isAllIn).toBe(true);
+    const after = run(room, 'p0', { type: 'declareWinners', winnerIds: ['p3'] });
+    expect(player(after, 'p2')).toMatchObject({ stack: 0, isAllIn: false });
+    expect(Object.values(after.players).filter((p) => p.isAllIn)).toEqual([]);
+  });
+
   it('winnerIds apply to every pot among the eligible winners named', () => {
     const after = run(sidePots(), 'p0', { type: 'declareWinners', winnerIds: ['p2', 'p3'] });
     // main split p2/p3 (1550 each), side-1 only p3 is eligible among them.

@@ -166,14 +166,18 @@ function winByFold(d: Draft, winner: Player): void {
   emit(d, { type: 'handCompleted', handNumber: d.gs.handNumber });
 }
 
-/** The pots are paid out: clear contributions and bets, one empty main pot, SHOWDOWN, no turn. */
+/**
+ * The pots are paid out: clear contributions, bets and all-in flags (nobody is all-in in a finished
+ * hand; a busted player is simply chipless), one empty main pot, SHOWDOWN, no turn.
+ */
 function endHand(d: Draft, winnerIds: string[]): void {
   for (const id in d.players) {
     const p = d.players[id] as Player;
-    if (p.totalPotContribution !== 0 || p.currentRoundBet !== 0) {
+    if (p.totalPotContribution !== 0 || p.currentRoundBet !== 0 || p.isAllIn) {
       const q = edit(d, id);
       q.totalPotContribution = 0;
       q.currentRoundBet = 0;
+      q.isAllIn = false;
     }
   }
   const gs = d.gs;
