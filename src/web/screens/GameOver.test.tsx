@@ -70,6 +70,26 @@ describe('Game over screen', () => {
     expect(rows('Settlements')).toEqual(['Cal owes Ana$10.00', 'Ben owes Ana$1.00']);
   });
 
+  it('names the best net result, not a rebuyer who only matches the top stack (headline = highlight)', () => {
+    // Ana wins the blinds ($53.00, net +$3.00); Cal (BB, $48.00) rebuys $5.00: $53.00 too, but net -$2.00.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    room = step(room, 'ana', { type: 'rebuy', playerId: 'cal', amount: 500 });
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ben" onHome={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Ana Left em' all Chipless!");
+    expect(rows('Rankings')).toEqual([
+      '1AnaFinal chips $53.00Net +$3.00',
+      '2CalFinal chips $53.00Net -$2.00',
+      '3Ben(You)Final chips $49.00Net -$1.00',
+    ]);
+    const [first, second] = screen.getAllByRole('listitem').filter((li) => li.classList.contains('ranking'));
+    expect(first!.className).toBe('ranking top');
+    expect(second!.className).toBe('ranking');
+  });
+
   it("says 'Everyone went Chipless!' when nobody has chips left", () => {
     const zero = { netResult: -5_000, isWinner: false, left: false };
     expect(

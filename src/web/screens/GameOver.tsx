@@ -30,16 +30,20 @@ export function standings(room: Room): Standing[] {
     isWinner: false,
     left: true,
   }));
-  // Stable sort: equal chips keep seat order.
-  return [...seated, ...gone].sort((a, b) => b.finalChips - a.finalChips);
+  // By final chips (the spec's ranking); equal chips: the better net result first, then seat order.
+  return [...seated, ...gone].sort((a, b) => b.finalChips - a.finalChips || b.netResult - a.netResult);
 }
 
-/** The spec's headline: everyone at 0, a tie at the top, or the single leader. */
+/**
+ * The spec's headline: everyone at 0; otherwise the winner the engine marked (isWinner: the best
+ * positive net result), so the headline always names the highlighted player. Several winners, or
+ * nobody up (everyone broke even), is a tie. A rebuy that merely matches the top stack is no win.
+ */
 export function headline(ranking: Standing[]): string {
-  const [top, second] = ranking;
-  if (!top || ranking.every((s) => s.finalChips === 0)) return t.everyoneChipless;
-  if (second && second.finalChips === top.finalChips) return t.tie;
-  return t.winner(top.name);
+  if (ranking.length === 0 || ranking.every((s) => s.finalChips === 0)) return t.everyoneChipless;
+  const winners = ranking.filter((s) => s.isWinner);
+  if (winners.length === 1) return t.winner((winners[0] as Standing).name);
+  return t.tie;
 }
 
 function signed(cents: number): string {
