@@ -1,0 +1,170 @@
+/**
+ * The room service's in-memory record of each room's last commit (RoomServiceDeps.cachedRooms): it
+ * saves a store read per command, and it must never decide an answer on its own when another writer
+ * (a second process on Redis, a second instance on one SQLite file) moved the room meanwhile.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyCommand, type Command } from '../engine';
+import { createLogger } from './logger';
+import { type RoomBroadcaster, RoomService } from './room-service';
+import type { RoomStore, StoredRoom } from './store/room-store';
+import { createSqliteStore } from './store/sqlite-store';
+
+let dir: string;
+let store: RoomStore;
+let loads: number;
+let service: RoomService;
+const broadcasts: number[] = [];
+
+const broadcaster: RoomBroadcaster = {
+  async snapshot(record) {
+    broadcasts.push(record.version);
+  },
+  async gone() {},
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chipless-cache-'));
+  const raw = createSqliteStore({ dataDir: dir });
+  loads = 0;
+  store = {
+    ...raw,
+    load: (code) => {
+      loads++;
+      return raw.load(code);
+    },
+  };
+  broadcasts.length = 0;
+  service = new RoomService({
+    store,
+    logger: createLogger('silent'),
+    now: () => 1_800_000_000_000,
+    broadcaster,
+  });
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Another writer: applies `command` by `actor` straight to the stored room, as a second process would. */
+async function otherWriter(
+  code: string,
+  actor: string,
+  command: Command,
+  commandId: string,
+): Promise<StoredRoom> {
+  const current = (await store.load(code))!;
+  const result = applyCommand(current.room, actor, command, 1_800_000_000_000);
+  if (!result.ok || !result.room)
+    throw new Error(`other writer refused: ${result.ok ? 'deleted' : result.error}`);
+  const next: StoredRoom = {
+    room: result.room,
+    version: current.version + 1,
+    appliedCommands: [
+      ...current.appliedCommands,
+      { commandId, actorId: actor, version: current.version + 1 },
+    ],
+  };
+  expect(await store.save(next, current.version)).toBe(true);
+  return next;
+}
+
+let rooms = 0;
+async function openRoom(): Promise<string> {
+  const created = await service.createRoom('host', `c-create-${rooms++}`, 'Host', 100_00);
+  if (!created.ok) throw new Error(created.error);
+  const code = created.record.room.roomCode;
+  const joined = await service.execute(code, 'p1', 'c-join', {
+    type: 'join',
+    name: 'One',
+    startingChips: 100_00,
+  });
+  expect(joined).toMatchObject({ ok: true, version: 2 });
+  return code;
+}
+
+describe('room service: last-commit cache', () => {
+  it('commands after a commit start from memory: no store read', async () => {
+    const code = await openRoom();
+    loads = 0;
+    const approved = await service.execute(code, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    const started = await service.execute(code, 'host', 'c2', { type: 'startGame' });
+    expect(approved).toMatchObject({ ok: true, version: 3 });
+    expect(started).toMatchObject({ ok: true, version: 4 });
+    expect(loads).toBe(0);
+    expect((await store.load(code))?.version).toBe(4);
+  });
+
+  it('a refusal on a stale record is decided again on the stored one', async () => {
+    const code = await openRoom();
+    // Elsewhere the host approves p1 (v3); this process still remembers v2, where a start is refused.
+    await otherWriter(code, 'host', { type: 'approve', playerId: 'p1' }, 'elsewhere-1');
+    const started = await service.execute(code, 'host', 'c1', { type: 'startGame' });
+    expect(started).toMatchObject({ ok: true, version: 4, duplicate: false });
+    expect((await store.load(code))?.room.status).toBe('PLAYING');
+    expect(broadcasts.at(-1)).toBe(4);
+  });
+
+  it('a change decided on a stale record loses the conditional write and is redone on the stored one', async () => {
+    const code = await openRoom();
+    // Elsewhere p1 is removed (v3); here, on v2, approving p1 looks legal.
+    await otherWriter(code, 'host', { type: 'remove', playerId: 'p1' }, 'elsewhere-1');
+    const approved = await service.execute(code, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    expect(approved.ok).toBe(false);
+    const stored = (await store.load(code))!;
+    expect(stored.version).toBe(3);
+    expect(stored.room.players.p1).toBeUndefined();
+  });
+
+  it('a command id applied by another writer is answered as a duplicate, not applied again', async () => {
+    const code = await openRoom();
+    await otherWriter(code, 'host', { type: 'approve', playerId: 'p1' }, 'retried-id');
+    const again = await service.execute(code, 'host', 'retried-id', { type: 'approve', playerId: 'p1' });
+    expect(again).toMatchObject({ ok: true, version: 3, duplicate: true });
+    expect((await store.load(code))?.version).toBe(3);
+  });
+
+  it('a room deleted elsewhere is not found here', async () => {
+    const code = await openRoom();
+    expect(await store.delete(code, 2)).toBe(true);
+    const res = await service.execute(code, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    expect(res.ok).toBe(false);
+    expect(await store.load(code)).toBeNull();
+  });
+
+  it('cachedRooms: 0 reads the store for every command', async () => {
+    service = new RoomService({
+      store,
+      logger: createLogger('silent'),
+      now: () => 1_800_000_000_000,
+      broadcaster,
+      cachedRooms: 0,
+    });
+    const code = await openRoom();
+    loads = 0;
+    await service.execute(code, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    expect(loads).toBe(1);
+  });
+
+  it('keeps at most cachedRooms rooms, dropping the least recently committed', async () => {
+    service = new RoomService({
+      store,
+      logger: createLogger('silent'),
+      now: () => 1_800_000_000_000,
+      broadcaster,
+      cachedRooms: 2,
+    });
+    const codes = [await openRoom(), await openRoom(), await openRoom()];
+    loads = 0;
+    await service.execute(codes[2]!, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    await service.execute(codes[1]!, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    expect(loads).toBe(0);
+    await service.execute(codes[0]!, 'host', 'c1', { type: 'approve', playerId: 'p1' });
+    expect(loads).toBe(1);
+  });
+});
