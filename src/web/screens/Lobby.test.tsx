@@ -72,6 +72,15 @@ describe('Lobby', () => {
     expect(screen.queryByText('Waiting for host to start the game')).toBeNull();
   });
 
+  it('host: players waiting for approval come first, above the room code (visible on a phone)', () => {
+    show('ana');
+    const sections = [...document.querySelectorAll('main section')];
+    const pending = sections.findIndex((el) => el.textContent?.includes('Waiting for Approval'));
+    const code = sections.findIndex((el) => el.textContent?.includes('Share this code with friends'));
+    expect(pending).toBe(0);
+    expect(code).toBe(1);
+  });
+
   it('host alone: the start button is disabled and says why', () => {
     show('ana', ['Ana', 'Cal'], ['Cal']);
     const start = screen.getByRole('button', { name: 'Need at least 2 players to start' });

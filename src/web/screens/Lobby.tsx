@@ -68,6 +68,14 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
         </div>
       </header>
 
+      {/* First on the host's screen: on a phone anything lower is below the fold. */}
+      {isHost && pending.length > 0 ? (
+        <section className="card pending-card" aria-labelledby="pending-title">
+          <h2 id="pending-title">{t.waitingApproval}</h2>
+          <PendingList players={pending} presence={presence} send={send} />
+        </section>
+      ) : null}
+
       <section className="card code-card" aria-labelledby="room-code-label">
         <p id="room-code-label" className="label">
           {t.roomCode}
@@ -125,13 +133,6 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
           ))}
         </ul>
       </section>
-
-      {isHost && pending.length > 0 ? (
-        <section className="card pending-card" aria-labelledby="pending-title">
-          <h2 id="pending-title">{t.waitingApproval}</h2>
-          <PendingList players={pending} presence={presence} send={send} />
-        </section>
-      ) : null}
 
       <FormError message={action.error ?? start.error} />
 
