@@ -56,7 +56,7 @@ describe('Table', () => {
     expect(screen.getByRole('img', { name: '0 of 5 community cards dealt' })).toBeTruthy();
     expect(document.querySelector('.pot')!.textContent).toBe('Pot$3.00');
     expect(document.querySelector('.to-call')!.textContent).toBe('To call$2.00');
-    expect(seatText('Ana').textContent).toBe('onlineAna(You)HostDDealerStack $50.00Turn');
+    expect(seatText('Ana').textContent).toBe('onlineAnaHost(You)DDealerStack $50.00Turn');
     expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00');
     expect(seatText('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
     expect(seatText('Ana').getAttribute('aria-current')).toBe('true');

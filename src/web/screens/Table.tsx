@@ -367,8 +367,8 @@ function Seat({
         <Presence online={online} />
         <span className="player-name">
           {p.name}
-          {p.id === me ? <span className="tag you">{common.you}</span> : null}
           {p.isHost ? <span className="tag host">{common.host}</span> : null}
+          {p.id === me ? <span className="tag you">{common.you}</span> : null}
         </span>
         {badge ? (
           <span className="badge" title={t.badgeNames[p.role]}>
