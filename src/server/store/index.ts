@@ -20,7 +20,10 @@ export async function createStore(
 ): Promise<RoomStore> {
   switch (config.store) {
     case 'sqlite':
-      return createSqliteStore({ dataDir: config.dataDir });
+      return createSqliteStore({
+        dataDir: config.dataDir,
+        checkpoints: { onError: (err) => logger?.warn({ err }, 'sqlite checkpoint failed') },
+      });
     case 'redis': {
       if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
       const { createRedisStore } = await import('./redis-store');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Room } from '../../engine/types';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
+import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpointer';
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
@@ -35,16 +36,29 @@ interface RoomRow {
   applied: string;
 }
 
+/** Options of the SQLite store. */
+export interface SqliteStoreOptions {
+  dataDir: string;
+  /**
+   * WAL checkpoints in a worker thread (sqlite-checkpointer.ts), so no command pays for one; `false`
+   * leaves them to SQLite (inside the write that crosses 1,000 pages). Default: on.
+   */
+  checkpoints?: CheckpointerOptions | false;
+}
+
 /** Opens (creating when needed) the SQLite store in `dataDir`. */
-export function createSqliteStore(options: { dataDir: string }): RoomStore {
+export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
   mkdirSync(options.dataDir, { recursive: true });
-  const db = new Database(join(options.dataDir, SQLITE_FILE_NAME));
+  const file = join(options.dataDir, SQLITE_FILE_NAME);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode is durable against process crashes (the ones the crash test makes); a power
   // loss may lose the last transactions. FULL would fsync every command.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  const checkpointer =
+    options.checkpoints === false ? null : startCheckpointer(db, file, options.checkpoints);
 
   const selectRoom = db.prepare<[string], RoomRow>('SELECT version, room, applied FROM rooms WHERE code = ?');
   const insertRoom = db.prepare<[string, number, string, string, number]>(
@@ -119,6 +133,7 @@ export function createSqliteStore(options: { dataDir: string }): RoomStore {
     async close() {
       if (closed) return;
       closed = true;
+      await checkpointer?.stop();
       db.close();
     },
   };
