@@ -14,6 +14,7 @@ import { type Config, ConfigError, readOrCreateSecretFile } from './config';
 import { createHttpApi } from './http-api';
 import { createIdentity } from './identity';
 import type { Logger } from './logger';
+import { snapshotParser } from './room-json';
 import { RoomService } from './room-service';
 import { attachGateway, type ChiplessServer, createBroadcaster } from './socket-gateway';
 import { createStaticSite } from './static-site';
@@ -97,6 +98,8 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
 
   const io: ChiplessServer = new Server(httpServer, {
     maxHttpBufferSize: TRANSPORT_MAX_BYTES,
+    // Snapshots reuse the room JSON the store just wrote instead of serialising the room again.
+    parser: snapshotParser,
     serveClient: false,
     ...(parts.adapter ? { adapter: parts.adapter } : {}),
   });

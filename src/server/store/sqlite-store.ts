@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Room } from '../../engine/types';
+import { roomJson } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpointer';
 
@@ -95,7 +96,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       const info = insertRoom.run(
         room.roomCode,
         record.version,
-        JSON.stringify(room),
+        roomJson(room),
         JSON.stringify(record.appliedCommands),
         room.lastActivity,
       );
@@ -105,7 +106,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       const { room } = record;
       const info = updateRoom.run(
         record.version,
-        JSON.stringify(room),
+        roomJson(room),
         JSON.stringify(record.appliedCommands),
         room.lastActivity,
         room.roomCode,

@@ -1,0 +1,75 @@
+/** roomJson and the snapshot encoder: the same bytes as JSON.stringify and Socket.IO's own encoder. */
+import { Encoder, PacketType } from 'socket.io-parser';
+import { describe, expect, it } from 'vitest';
+import { applyCommand, createRoom } from '../engine';
+import type { Room } from '../engine/types';
+import { roomJson, snapshotParser } from './room-json';
+
+function sampleRoom(): Room {
+  let room = createRoom({
+    roomCode: 'AB3DE',
+    hostId: 'host',
+    hostName: 'Hôst "quoted" \\ 🂡',
+    startingChips: 50_00,
+    now: 1,
+  });
+  const joined = applyCommand(room, 'p1', { type: 'join', name: '李 ♥ </script>', startingChips: 50_00 }, 2);
+  if (!joined.ok || !joined.room) throw new Error('join refused');
+  room = joined.room;
+  const approved = applyCommand(room, 'host', { type: 'approve', playerId: 'p1' }, 3);
+  if (!approved.ok || !approved.room) throw new Error('approve refused');
+  const started = applyCommand(approved.room, 'host', { type: 'startGame' }, 4);
+  if (!started.ok || !started.room) throw new Error('start refused');
+  return started.room;
+}
+
+describe('roomJson', () => {
+  it('is JSON.stringify of the room, computed once per room object', () => {
+    const room = sampleRoom();
+    const first = roomJson(room);
+    expect(first).toBe(JSON.stringify(room));
+    expect(roomJson(room)).toBe(first);
+    expect(JSON.parse(first)).toEqual(room);
+  });
+});
+
+describe('snapshot encoder', () => {
+  const ours = new snapshotParser.Encoder();
+  const standard = new Encoder();
+  const encode = (e: Encoder, packet: object) => e.encode(packet as Parameters<Encoder['encode']>[0]);
+
+  it('encodes a room snapshot exactly as Socket.IO does', () => {
+    const room = sampleRoom();
+    roomJson(room); // as after the store's save
+    const packet = {
+      type: PacketType.EVENT,
+      nsp: '/',
+      data: ['room', { version: 42, room, presence: { host: true, p1: false } }],
+    };
+    expect(encode(ours, packet)).toEqual(encode(standard, packet));
+    // Also when the store did not write it first.
+    const fresh = sampleRoom();
+    const again = { ...packet, data: ['room', { version: 7, room: fresh, presence: {} }] };
+    expect(encode(ours, again)).toEqual(encode(standard, again));
+  });
+
+  it('leaves every other packet to the standard encoder', () => {
+    const room = sampleRoom();
+    const packets = [
+      { type: PacketType.EVENT, nsp: '/', data: ['session', { playerId: 'p', token: 't' }] },
+      { type: PacketType.EVENT, nsp: '/', data: ['gone', { roomCode: 'AB3DE', reason: 'deleted' }] },
+      {
+        type: PacketType.ACK,
+        nsp: '/',
+        id: 3,
+        data: [{ ok: true, data: { version: 1, room, presence: {} } }],
+      },
+      { type: PacketType.EVENT, nsp: '/', data: ['room', { room, version: 1, presence: {} }] },
+      { type: PacketType.EVENT, nsp: '/', id: 5, data: ['room', { version: 1, room, presence: {} }] },
+      { type: PacketType.EVENT, nsp: '/admin', data: ['room', { version: 1, room, presence: {} }] },
+      { type: PacketType.EVENT, nsp: '/', data: ['bin', Buffer.from([1, 2, 3])] },
+      { type: PacketType.CONNECT, nsp: '/', data: { sid: 'x' } },
+    ];
+    for (const packet of packets) expect(encode(ours, packet)).toEqual(encode(standard, packet));
+  });
+});
