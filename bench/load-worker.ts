@@ -87,6 +87,7 @@ let snapshotsReceived = 0;
 let sizeSamples = 0;
 let sizeSum = 0;
 let sampleSnapshot: RoomSnapshot | null = null;
+let sampleSize = Number.POSITIVE_INFINITY;
 
 /** Drives one room: decides the next move from the newest snapshot, sends it, times it. */
 class RoomDriver {
@@ -117,12 +118,15 @@ class RoomDriver {
   onSnapshot(bot: Bot, snapshot: RoomSnapshot): void {
     const at = performance.now();
     snapshotsReceived++;
-    if (snapshotsReceived % SIZE_SAMPLE_EVERY === 0) {
-      sizeSum += snapshot instanceof LazySnapshot ? snapshot.size : JSON.stringify(snapshot).length;
+    if (measuring && snapshotsReceived % SIZE_SAMPLE_EVERY === 0) {
+      const size = snapshot instanceof LazySnapshot ? snapshot.size : JSON.stringify(snapshot).length;
+      sizeSum += size;
       sizeSamples++;
-      // The newest one: late in the run the hand log is full, so its size is the steady-state size.
-      if (snapshot.room?.status === 'PLAYING') {
+      // The floor broadcasts one snapshot: keep the one closest to the mean size seen while measuring.
+      const mean = sizeSum / sizeSamples;
+      if (snapshot.room?.status === 'PLAYING' && Math.abs(size - mean) <= Math.abs(sampleSize - mean)) {
         sampleSnapshot = snapshot instanceof LazySnapshot ? snapshot.toJSON() : snapshot;
+        sampleSize = size;
       }
     }
     if (!bot.observe(snapshot.version, at)) return;

@@ -189,6 +189,11 @@ interface Target {
   logFile?: string;
 }
 
+/** Extra node flags for the measured server and the floor (BENCH_SERVER_FLAGS, e.g. '--trace-gc'). */
+function serverFlags(): string[] {
+  return process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
+}
+
 /** The real server (`src/server/main.ts`) run by node with tsx's loader, so the child pid is the server. */
 async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Target> {
   const port = await freePort();
@@ -196,7 +201,7 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
   mkdirSync(dataDir, { recursive: true });
   const logFile = join(tmp, `server-${store}.log`);
   const log = createWriteStream(logFile);
-  const execArgv = ['--import', 'tsx'];
+  const execArgv = ['--import', 'tsx', ...serverFlags()];
   if (params.cpuProf) {
     const profDir = join(here, 'results', 'prof');
     mkdirSync(profDir, { recursive: true });
@@ -253,7 +258,12 @@ async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<T
     writeFileSync(file, JSON.stringify(snapshot));
     env.FLOOR_SNAPSHOT = file;
   }
-  const child = fork(join(here, 'floor-server.ts'), [], { execArgv: ['--import', 'tsx'], env, cwd: root });
+  const child = fork(join(here, 'floor-server.ts'), [], {
+    execArgv: ['--import', 'tsx', ...serverFlags()],
+    env,
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   prioritise(child.pid);
   const port = await new Promise<number>((r, reject) => {
     child.once('message', (m) => r((m as { port: number }).port));
@@ -443,6 +453,9 @@ async function measure(
   }
 }
 
+/** Other load (% of one core) above which a run's latencies are flagged as not trustworthy. */
+const NOISY_OTHER_CPU = 20;
+
 function fmt(n: number, digits = 1): string {
   return Number.isFinite(n) ? n.toFixed(digits) : '—';
 }
@@ -563,12 +576,21 @@ async function main(): Promise<void> {
           {
             p99AtMost25ms: r.latencyMs.p99 <= 25,
             p50AtMost1_5xFloor: floor ? r.latencyMs.p50 <= 1.5 * floor.latencyMs.p50 : null,
+            /** Another load on the machine above this (% of one core) during this run or the floor's makes the numbers unfair. */
+            noisy:
+              Math.max(r.otherCpuPercentOfOneCore, floor?.otherCpuPercentOfOneCore ?? 0) > NOISY_OTHER_CPU,
             rssAtMost500MB: r.server.peakRssMb <= 500,
             atFullScale: params.rooms >= 1000 && params.ratePerRoom >= 1,
           },
         ]),
     );
     for (const [store, t] of Object.entries(targets)) {
+      if (t.noisy) {
+        console.log(
+          `[${store}] WARNING: other processes used over ${NOISY_OTHER_CPU}% of a core during this run or the floor's; ` +
+            'latencies and ratios are not trustworthy (see the other CPU% column). Run again on a quieter machine.',
+        );
+      }
       console.log(
         `[${store}] targets: p99 ≤ 25 ms ${t.p99AtMost25ms ? 'PASS' : 'FAIL'}; ` +
           `p50 ≤ 1.5× floor ${t.p50AtMost1_5xFloor === null ? 'n/a' : t.p50AtMost1_5xFloor ? 'PASS' : 'FAIL'}; ` +
@@ -579,7 +601,9 @@ async function main(): Promise<void> {
     const resultsDir = join(here, 'results');
     mkdirSync(resultsDir, { recursive: true });
     const day = started.toISOString().slice(0, 10);
-    const file = join(resultsDir, `${day}${params.quick ? '-quick' : ''}.json`);
+    // <date>.json is the full target run; quick and other sizes get their own files.
+    const suffix = params.quick ? '-quick' : params.rooms !== 1000 ? `-${params.rooms}-rooms` : '';
+    const file = join(resultsDir, `${day}${suffix}.json`);
     const { stores, ...rest } = params;
     writeFileSync(
       file,

@@ -69,7 +69,7 @@ export type FromWorker =
       cpuMs: number;
       /** Event-loop delay of this worker over the measured window (ms). */
       loopDelay: { p50: number; p99: number; max: number };
-      /** Mean size (bytes, JSON) of the snapshots received, sampled. */
+      /** Mean size (bytes, JSON) of the snapshots received while measuring (sampled). */
       snapshotBytes: number;
       /** A snapshot seen mid-game, to make the floor's payload the same size and shape. */
       sampleSnapshot: RoomSnapshot | null;
