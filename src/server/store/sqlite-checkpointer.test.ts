@@ -68,9 +68,13 @@ describe('SQLite background checkpoints', () => {
     }
     await sleep(50);
     // The store's own connection never checkpoints (wal_autocheckpoint 0), yet the pages reached the
-    // database file: the worker copied them; and the WAL stayed far below the ~24 MB written.
+    // database file: the worker copied them; and the WAL was rewound, so it stayed far below the
+    // ~24 MB written (without rewinds it would hold all of it). How far below depends on how often the
+    // worker got a core while the writes streamed, so the bound is half of what was written, not a
+    // multiple of the limit (6.3 MB was seen with a load benchmark running beside the suite).
+    const written = codes.length * 59 * 20_000;
     expect(statSync(join(dir, SQLITE_FILE_NAME)).size).toBeGreaterThan(20 * 20_000);
-    expect(walBytes(dir)).toBeLessThan(8 * limit);
+    expect(walBytes(dir)).toBeLessThan(written / 2);
     for (const code of codes) expect((await store.load(code))?.version).toBe(60);
     await store.close();
     const reopened = createSqliteStore({ dataDir: dir, checkpoints: false });
@@ -94,7 +98,7 @@ describe('SQLite background checkpoints', () => {
     db2.pragma('journal_mode = WAL');
     // A file the worker cannot open (fileMustExist): the worker fails, SQLite's own checkpoints return.
     startCheckpointer(db2, join(dir, 'missing.sqlite'), { onError: (err) => errors.push(err) });
-    for (let i = 0; i < 100 && db2.pragma('wal_autocheckpoint', { simple: true }) === 0; i++) await sleep(20);
+    for (let i = 0; i < 500 && db2.pragma('wal_autocheckpoint', { simple: true }) === 0; i++) await sleep(20);
     expect(db2.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect(errors.length).toBeGreaterThan(0);
     db2.close();
