@@ -5,23 +5,12 @@
  * Usage: npm run bench:engine [-- --hands 4000]
  */
 import { applyCommand, type Command, createRoom, type Room, raiseLimits } from '../src/engine/index';
+import { seededRandom as prng } from './stats';
 
 const handsArg = process.argv.indexOf('--hands');
 const HANDS = handsArg > 0 ? Number(process.argv[handsArg + 1]) : 4_000;
 const WARMUP_HANDS = 300;
 const PLAYERS = 10;
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const random = prng(42);
 const samples: number[] = [];

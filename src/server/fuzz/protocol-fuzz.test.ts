@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom as prng } from '../../../bench/stats';
 import type { Command, Room } from '../../engine/types';
 import { ROOM_CODE_LENGTH } from '../../shared/limits';
 import { INVALID_REQUEST, type RoomSnapshot } from '../../shared/protocol';
@@ -38,18 +39,6 @@ const IN_FLIGHT = 16;
 const ACK_TIMEOUT_MS = 10_000;
 /** Messages larger than this are not sent from the fuzzing connections (the transport limit is 64 KB). */
 const TRANSPORT_SAFE_BYTES = 60_000;
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A protected room: its players' clients and the record it had when fuzzing began. */
 interface Table {
