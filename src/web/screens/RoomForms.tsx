@@ -29,6 +29,43 @@ function useChipsField() {
   return { chips, cents, valid, onChange };
 }
 
+/** The fields both forms ask for: Your Name (max 20) and Starting Chips (dollars, 2 decimals). */
+function PlayerFields({
+  texts,
+  name,
+  setName,
+  chips,
+  autoFocusName,
+}: {
+  texts: { name: string; namePlaceholder: string; chips: string; chipsHint: string };
+  name: string;
+  setName: (name: string) => void;
+  chips: ReturnType<typeof useChipsField>;
+  autoFocusName: boolean;
+}) {
+  return (
+    <>
+      <Field
+        label={texts.name}
+        data-autofocus={autoFocusName ? true : undefined}
+        value={name}
+        maxLength={NAME_MAX_LENGTH}
+        autoComplete="nickname"
+        placeholder={texts.namePlaceholder}
+        onChange={(e) => setName(e.target.value.slice(0, NAME_MAX_LENGTH))}
+      />
+      <Field
+        label={texts.chips}
+        hint={texts.chipsHint}
+        value={chips.chips}
+        inputMode="decimal"
+        autoComplete="off"
+        onChange={(e) => chips.onChange(e.target.value)}
+      />
+    </>
+  );
+}
+
 interface CreateProps {
   onClose: () => void;
   onCreate: (name: string, startingChips: number) => Promise<Ack<unknown>>;
@@ -55,23 +92,7 @@ export function CreateRoomModal({ onClose, onCreate }: CreateProps) {
   return (
     <Modal title={t.title} onClose={onClose}>
       <form onSubmit={submit} noValidate className="form">
-        <Field
-          label={t.name}
-          data-autofocus
-          value={name}
-          maxLength={NAME_MAX_LENGTH}
-          autoComplete="nickname"
-          placeholder={t.namePlaceholder}
-          onChange={(e) => setName(e.target.value.slice(0, NAME_MAX_LENGTH))}
-        />
-        <Field
-          label={t.chips}
-          hint={t.chipsHint}
-          value={chips.chips}
-          inputMode="decimal"
-          autoComplete="off"
-          onChange={(e) => chips.onChange(e.target.value)}
-        />
+        <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName />
         <FormError message={error} />
         <button type="submit" className="button primary block" disabled={pending || !chips.valid}>
           {pending ? t.loading : t.submit}
@@ -125,23 +146,7 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
           placeholder={t.codePlaceholder}
           onChange={(e) => setCode(normaliseRoomCode(e.target.value))}
         />
-        <Field
-          label={t.name}
-          data-autofocus={code ? true : undefined}
-          value={name}
-          maxLength={NAME_MAX_LENGTH}
-          autoComplete="nickname"
-          placeholder={t.namePlaceholder}
-          onChange={(e) => setName(e.target.value.slice(0, NAME_MAX_LENGTH))}
-        />
-        <Field
-          label={t.chips}
-          hint={t.chipsHint}
-          value={chips.chips}
-          inputMode="decimal"
-          autoComplete="off"
-          onChange={(e) => chips.onChange(e.target.value)}
-        />
+        <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName={code !== ''} />
         <FormError message={error} />
         <button type="submit" className="button primary block" disabled={pending || !chips.valid}>
           {pending ? t.loading : t.submit}
