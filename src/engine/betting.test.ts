@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callAmount, raiseLimits } from './betting';
+import { callAmount, raiseError, raiseLimits } from './betting';
 import { play, player, potsOf, refuse, run, runWithEvents, started } from './test-helpers';
 
 const even3 = () => started([10_000, 10_000, 10_000]); // p0 D, p1 SB, p2 BB; p0 first
@@ -205,5 +205,37 @@ describe('callAmount', () => {
     expect(callAmount(room, 'ghost')).toBe(0);
     const raised = play(started([10_000, 10_000, 10_000]), ['p0', 'RAISE', 12_000 - 2_000]);
     expect(callAmount(raised, 'p1')).toBe(9_900);
+  });
+});
+
+describe('raiseError', () => {
+  // p0 has $10.00 behind, nothing in; to call $2.00; min raise total $4.00. Opponents cover $100.00.
+  const limits = {
+    min: 400,
+    max: 1_000,
+    pot: 500,
+    limitedByOpponents: false,
+    currentBet: 0,
+    stack: 1_000,
+    minRaise: 200,
+    highestBet: 200,
+  };
+
+  it('answers with the spec’s messages, in the engine’s order of checks', () => {
+    expect(raiseError(limits, null)).toBe('Please enter a valid amount (e.g., "25.50")');
+    expect(raiseError(limits, 12.5)).toBe('Please enter a valid amount (e.g., "25.50")');
+    expect(raiseError(limits, 1_001)).toBe("You don't have enough chips. Maximum bet is $10.00");
+    expect(raiseError(limits, 399)).toBe('Minimum raise is $2.00. Total bet must be at least $4.00');
+    expect(raiseError(limits, 400)).toBeNull();
+    expect(raiseError(limits, 1_000)).toBeNull();
+  });
+
+  it('caps by the opponents, but an all-in of exactly bet + stack is always legal', () => {
+    const capped = { ...limits, max: 600, limitedByOpponents: true };
+    expect(raiseError(capped, 601)).toBe("Maximum effective bet is $6.00 based on opponents' stack sizes.");
+    expect(raiseError(capped, 1_000)).toBeNull();
+    const short = { ...limits, stack: 300, max: 300 };
+    expect(raiseError(short, 300)).toBeNull();
+    expect(raiseError(short, 299)).toBe('Minimum raise is $2.00. Total bet must be at least $4.00');
   });
 });

@@ -80,6 +80,22 @@ export function callAmount(room: Room, playerId: string): number {
   return Math.max(0, Math.min(highestBet(room.players) - me.currentRoundBet, me.stack));
 }
 
+/**
+ * Why a RAISE to the total bet `amount` would be refused, in the spec's words (SPEC section 8), or
+ * null when it is legal. Checked in this order: not a whole number of cents; more than bet + stack;
+ * exactly bet + stack (an all-in, always accepted, even below the minimum raise); above the
+ * effective maximum; below the minimum raise. The web app shows the same answer before sending.
+ */
+export function raiseError(limits: RaiseLimits, amount: unknown): string | null {
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) return MSG.invalidAmount;
+  const own = limits.currentBet + limits.stack;
+  if (amount > own) return notEnoughChips(own);
+  if (amount === own) return null;
+  if (amount > limits.max) return maxEffectiveBet(limits.max);
+  if (amount < limits.min) return minimumRaise(limits.minRaise, limits.min);
+  return null;
+}
+
 /** Why `actorId` may not act now, or null when it is their turn in a betting stage. */
 function actError(d: Draft, actorId: string): string | null {
   const p = d.players[actorId];
@@ -129,17 +145,11 @@ export function act(d: Draft, actorId: string, action: ActionType, amount: numbe
       target = p.currentRoundBet + p.stack;
       break;
     case 'RAISE': {
-      if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) return MSG.invalidAmount;
-      const own = p.currentRoundBet + p.stack;
-      if (amount > own) return notEnoughChips(own);
-      if (amount === own) {
-        recorded = 'ALL_IN';
-      } else {
-        const limits = raiseLimits(d.room, actorId) as RaiseLimits;
-        if (amount > limits.max) return maxEffectiveBet(limits.max);
-        if (amount < limits.min) return minimumRaise(limits.minRaise, limits.min);
-      }
-      target = amount;
+      const limits = raiseLimits(d.room, actorId) as RaiseLimits;
+      const error = raiseError(limits, amount);
+      if (error !== null) return error;
+      target = amount as number;
+      if (target === limits.currentBet + limits.stack) recorded = 'ALL_IN';
       break;
     }
     default:

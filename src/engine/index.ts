@@ -4,7 +4,7 @@
  * Module map and rule readings: README.md beside this file.
  */
 
-export { callAmount, highestBet, raiseLimits } from './betting';
+export { callAmount, highestBet, raiseError, raiseLimits } from './betting';
 export { applyCommand } from './commands';
 export { STAGE_NAMES } from './messages';
 export { dollarsToCents, formatCents, parseCurrency } from './money';

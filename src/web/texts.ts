@@ -197,11 +197,6 @@ export const raise = {
   allIn: 'All-In',
   confirm: 'Confirm Raise',
   loading: 'Raising...',
-  errorMin: (minRaise: string, min: string) =>
-    `Minimum raise is ${minRaise}. Total bet must be at least ${min}`,
-  errorChips: (max: string) => `You don't have enough chips. Maximum bet is ${max}`,
-  errorEffective: (max: string) => `Maximum effective bet is ${max} based on opponents' stack sizes.`,
-  errorInvalid: 'Please enter a valid amount (e.g., "25.50")',
   cannotRaise: 'A full raise is not possible: you can call, or fold.',
 };
 

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { formatCents, raiseLimits } from '../../engine';
+import { formatCents, raiseError, raiseLimits } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { centsOrNull, Field, FormError, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
-import { canRaise, raiseProblem } from '../game/raise';
+import { canRaise } from '../game/raise';
 import { common, raise as t } from '../texts';
 
 const toDollars = (cents: number) => (cents / 100).toFixed(2);
@@ -26,7 +26,8 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
   const { pending, error, setError, run } = useAction();
 
   if (!limits) return null;
-  const problem = (amount: number | null) => raiseProblem(limits, amount);
+  // The engine's own check, shown before sending (null amount: the text did not parse).
+  const problem = (amount: number | null) => raiseError(limits, amount);
   const possible = canRaise(limits);
 
   const submit = async (e: FormEvent) => {
