@@ -48,12 +48,20 @@ function expectOneHistory(players: TestPlayer[]): void {
   }
 }
 
-describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
-  const keyPrefix = uniqueKeyPrefix('two-proc');
-  const dataDir = mkdtempSync(join(tmpdir(), 'chipless-two-proc-'));
-  const players: TestPlayer[] = [];
-  let a: ServerProcess;
-  let b: ServerProcess;
+/** Two server processes sharing one Redis, started before and killed after the enclosing describe. */
+interface TwoProcesses {
+  a: ServerProcess;
+  b: ServerProcess;
+  keyPrefix: string;
+  /** Players to disconnect at the end. */
+  players: TestPlayer[];
+}
+
+/** Registers the fixture's beforeAll/afterAll (SIGKILL, which also ends a stopped process). */
+function twoRedisProcesses(label: string): TwoProcesses {
+  const keyPrefix = uniqueKeyPrefix(label);
+  const dataDir = mkdtempSync(join(tmpdir(), `chipless-${label}-`));
+  const f = { keyPrefix, players: [] } as unknown as TwoProcesses;
 
   beforeAll(async () => {
     gate.check();
@@ -64,23 +72,33 @@ describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
       SESSION_SECRET: randomBytes(24).toString('base64url'),
       DATA_DIR: dataDir,
     };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    [f.a, f.b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 40_000);
 
   afterAll(async () => {
-    for (const p of players) p.disconnect();
+    for (const p of f.players) p.disconnect();
     await killAllServers();
     rmSync(dataDir, { recursive: true, force: true });
     if (gate.available) await deleteKeysWithPrefix(keyPrefix);
   });
+  return f;
+}
+
+describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
+  const f = twoRedisProcesses('two-proc');
 
   it('players on both processes play, survive one process dying, and lose no acknowledged command', async () => {
     const host = new TestPlayer('host@A');
     const alice = new TestPlayer('alice@A');
     const bob = new TestPlayer('bob@B');
     const carol = new TestPlayer('carol@B');
-    players.push(host, alice, bob, carol);
-    await Promise.all([host.connect(a.url), alice.connect(a.url), bob.connect(b.url), carol.connect(b.url)]);
+    f.players.push(host, alice, bob, carol);
+    await Promise.all([
+      host.connect(f.a.url),
+      alice.connect(f.a.url),
+      bob.connect(f.b.url),
+      carol.connect(f.b.url),
+    ]);
 
     const created = await host.createRoom('Host', 5000);
     const code = created.room.roomCode;
@@ -92,26 +110,26 @@ describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
       carol.joinRoom(code, 'Carol', 5000),
     ]);
     expect(joined.map((s) => s.version).sort((x, y) => x - y)).toEqual([2, 3, 4]);
-    await Promise.all(players.map((p) => p.waitForVersion(4)));
-    expect(Object.keys(host.latest!.room.players).sort()).toEqual(players.map((p) => p.id).sort());
+    await Promise.all(f.players.map((p) => p.waitForVersion(4)));
+    expect(Object.keys(host.latest!.room.players).sort()).toEqual(f.players.map((p) => p.id).sort());
 
     for (const p of [alice, bob, carol]) {
       const v = await host.must({ type: 'approve', playerId: p.id });
-      await Promise.all(players.map((x) => x.waitForVersion(v)));
+      await Promise.all(f.players.map((x) => x.waitForVersion(v)));
     }
     const started = await host.must({ type: 'startGame' });
-    await Promise.all(players.map((x) => x.waitForVersion(started)));
+    await Promise.all(f.players.map((x) => x.waitForVersion(started)));
 
-    await playHandToShowdown(host, players);
-    const afterHand = expectConverged(players);
+    await playHandToShowdown(host, f.players);
+    const afterHand = expectConverged(f.players);
     expect(host.latest!.room.gameState.stage).toBe('SHOWDOWN');
 
     // The same command id sent through both processes at once (the host's second phone on B): applied once.
     const hostOnB = new TestPlayer('host-second-phone@B');
     hostOnB.creds = host.creds;
     hostOnB.roomCode = code;
-    players.push(hostOnB);
-    await hostOnB.connect(b.url);
+    f.players.push(hostOnB);
+    await hostOnB.connect(f.b.url);
     expect(hostOnB.creds?.playerId).toBe(host.id);
     await hostOnB.resume();
     const rebuy = { type: 'rebuy', playerId: bob.id, amount: 1000 } as const;
@@ -121,7 +139,7 @@ describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
     ]);
     expect(viaA).toEqual({ ok: true, data: { version: afterHand + 1 } });
     expect(viaB).toEqual({ ok: true, data: { version: afterHand + 1 } });
-    await Promise.all(players.map((x) => x.waitForVersion(afterHand + 1)));
+    await Promise.all(f.players.map((x) => x.waitForVersion(afterHand + 1)));
     expect(host.latest!.room.players[bob.id]!.totalInvestment).toBe(6000);
 
     // Both processes commit to the same room at once: every command gets its own version, none is lost.
@@ -131,32 +149,32 @@ describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
       ),
     );
     expect(burst.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => afterHand + 2 + i));
-    await Promise.all(players.map((x) => x.waitForVersion(afterHand + 21)));
+    await Promise.all(f.players.map((x) => x.waitForVersion(afterHand + 21)));
     expect(host.latest!.room.players[carol.id]!.totalInvestment).toBe(5000 + 20 * 100);
     hostOnB.disconnect();
-    players.pop();
+    f.players.pop();
 
-    // Process A crashes. Its players come back on B with the tokens they kept.
-    const beforeCrash = expectConverged(players);
-    await a.kill('SIGKILL');
+    // Process A crashes. Its f.players come back on B with the tokens they kept.
+    const beforeCrash = expectConverged(f.players);
+    await f.a.kill('SIGKILL');
     for (const p of [host, alice]) {
       const id = p.id;
-      await p.connect(b.url);
+      await p.connect(f.b.url);
       expect(p.id, `${p.label} keeps its identity on B`).toBe(id);
       const snap = await p.resume();
       expect(snap.version).toBe(beforeCrash);
     }
-    expectConverged(players);
+    expectConverged(f.players);
 
     // And play on, everyone on B.
     const dealt = await host.must({ type: 'newHand' });
-    await Promise.all(players.map((x) => x.waitForVersion(dealt)));
-    await playHandToShowdown(host, players);
-    const final = expectConverged(players);
-    expectOneHistory(players);
+    await Promise.all(f.players.map((x) => x.waitForVersion(dealt)));
+    await playHandToShowdown(host, f.players);
+    const final = expectConverged(f.players);
+    expectOneHistory(f.players);
 
     // Nothing acknowledged is missing from the store, and the room balances.
-    const store = await createRedisStore(REDIS_URL, { keyPrefix });
+    const store = await createRedisStore(REDIS_URL, { keyPrefix: f.keyPrefix });
     try {
       const stored = (await store.load(code))!;
       expect(stored.version).toBe(final);
@@ -168,7 +186,7 @@ describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
       expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => oldest + i));
       // ...and each acknowledged command is the one at the version it was acknowledged with.
       const applied = new Map(stored.appliedCommands.map((c) => [c.commandId, c.version]));
-      const acks = players.flatMap((p) => p.acked).filter((ack) => ack.version >= oldest);
+      const acks = f.players.flatMap((p) => p.acked).filter((ack) => ack.version >= oldest);
       expect(acks.length).toBeGreaterThan(40);
       for (const ack of acks) {
         expect(applied.get(ack.commandId), `${ack.type} ${ack.commandId}`).toBe(ack.version);
@@ -189,42 +207,19 @@ describe.skipIf(gate.skip)('two server processes sharing Redis', () => {
  * local presence for a while, so the healthy process acknowledges and broadcasts promptly.
  */
 describe.skipIf(gate.skip)('two processes, one of them frozen', () => {
-  const keyPrefix = uniqueKeyPrefix('frozen');
-  const dataDir = mkdtempSync(join(tmpdir(), 'chipless-frozen-'));
-  const players: TestPlayer[] = [];
-  let a: ServerProcess;
-  let b: ServerProcess;
-
-  beforeAll(async () => {
-    gate.check();
-    const env = {
-      STORE: 'redis',
-      REDIS_URL,
-      REDIS_KEY_PREFIX: keyPrefix,
-      SESSION_SECRET: randomBytes(24).toString('base64url'),
-      DATA_DIR: dataDir,
-    };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-  }, 40_000);
-
-  afterAll(async () => {
-    for (const p of players) p.disconnect();
-    await killAllServers(); // SIGKILL also ends a stopped process
-    rmSync(dataDir, { recursive: true, force: true });
-    if (gate.available) await deleteKeysWithPrefix(keyPrefix);
-  });
+  const f = twoRedisProcesses('frozen');
 
   it('the healthy process keeps acknowledging and broadcasting within 2 s', async () => {
     const host = new TestPlayer('host@B');
     const guest = new TestPlayer('guest@A');
     const watcher = new TestPlayer('watcher@B');
-    players.push(host, guest, watcher);
-    await Promise.all([host.connect(b.url), guest.connect(a.url), watcher.connect(b.url)]);
+    f.players.push(host, guest, watcher);
+    await Promise.all([host.connect(f.b.url), guest.connect(f.a.url), watcher.connect(f.b.url)]);
     const code = (await host.createRoom('Host', 5000)).room.roomCode;
     await guest.joinRoom(code, 'Guest', 5000);
     await watcher.joinRoom(code, 'Watcher', 5000);
 
-    a.child.kill('SIGSTOP');
+    f.a.child.kill('SIGSTOP');
     await sleep(100);
     const version = await withTimeout(
       host.must({ type: 'approve', playerId: watcher.id }),
