@@ -10,7 +10,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { Room } from '../src/engine/types';
 import type { Ack, RoomSnapshot, SessionCredentials } from '../src/shared/protocol';
 import { LazySnapshot, lazyParser } from './lazy-parser';
-import type { FromWorker, ToWorker, WorkerCounts, WorkerSetup } from './messages';
+import { emptyCounts, type FromWorker, type ToWorker, type WorkerCounts, type WorkerSetup } from './messages';
 import { seededRandom } from './stats';
 import { BOT_CHIPS, type Move, nextMove } from './strategy';
 
@@ -72,17 +72,7 @@ let stopping = false;
 const rooms: RoomDriver[] = [];
 const latencies: number[] = [];
 const trace: string[] = [];
-const counts: WorkerCounts = {
-  sent: 0,
-  completed: 0,
-  errors: {},
-  noops: 0,
-  timeouts: 0,
-  stuck: 0,
-  disconnects: 0,
-  gone: 0,
-  hands: 0,
-};
+const counts: WorkerCounts = emptyCounts();
 let snapshotsReceived = 0;
 let sizeSamples = 0;
 let sizeSum = 0;

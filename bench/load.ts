@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RoomSnapshot } from '../src/shared/protocol';
-import type { FromWorker, TargetMode, ToWorker, WorkerCounts } from './messages';
+import { emptyCounts, type FromWorker, type TargetMode, type ToWorker, type WorkerCounts } from './messages';
 import { type LatencySummary, machineBusyCpuMs, processCpuMs, processMemoryMb, summarize } from './stats';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -329,17 +329,7 @@ class Worker {
 }
 
 function mergeCounts(all: WorkerCounts[]): WorkerCounts {
-  const total: WorkerCounts = {
-    sent: 0,
-    completed: 0,
-    errors: {},
-    noops: 0,
-    timeouts: 0,
-    stuck: 0,
-    disconnects: 0,
-    gone: 0,
-    hands: 0,
-  };
+  const total: WorkerCounts = emptyCounts();
   for (const c of all) {
     for (const key of [
       'sent',

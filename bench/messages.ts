@@ -54,6 +54,21 @@ export interface WorkerCounts {
   hands: number;
 }
 
+/** All counters at zero. */
+export function emptyCounts(): WorkerCounts {
+  return {
+    sent: 0,
+    completed: 0,
+    errors: {},
+    noops: 0,
+    timeouts: 0,
+    stuck: 0,
+    disconnects: 0,
+    gone: 0,
+    hands: 0,
+  };
+}
+
 /** Worker → orchestrator. */
 export type FromWorker =
   | { type: 'ready'; setupMs: number; sockets: number }
