@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Server, type ServerOptions } from 'socket.io';
 import { MAX_MESSAGE_BYTES } from '../shared/limits';
 import { createAnalytics } from './analytics';
+import { createBroadcaster } from './broadcaster';
 import { type Cleanup, startCleanup } from './cleanup';
 import { type Config, ConfigError, readOrCreateSecretFile } from './config';
 import { createHttpApi } from './http-api';
@@ -16,7 +17,7 @@ import { createIdentity } from './identity';
 import type { Logger } from './logger';
 import { snapshotParser } from './room-json';
 import { RoomService } from './room-service';
-import { attachGateway, type ChiplessServer, createBroadcaster } from './socket-gateway';
+import { attachGateway, type ChiplessServer } from './socket-gateway';
 import { createStaticSite } from './static-site';
 import type { RoomStore } from './store/room-store';
 

@@ -19,12 +19,13 @@ import {
   type ServerToClientEvents,
 } from '../shared/protocol';
 import { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from '../shared/schemas';
+import { type Broadcaster, playerRoom } from './broadcaster';
 import type { Config } from './config';
 import type { Identity } from './identity';
 import type { Logger } from './logger';
 import { KeyedRateLimiter, TokenBucket } from './rate-limit';
-import { ROOM_NOT_FOUND, type RoomBroadcaster, type RoomService, SOMETHING_WENT_WRONG } from './room-service';
-import type { RoomStore, StoredRoom } from './store/room-store';
+import { ROOM_NOT_FOUND, type RoomService, SOMETHING_WENT_WRONG } from './room-service';
+import type { RoomStore } from './store/room-store';
 
 /** Per-socket state (socket.data). */
 export interface SocketData {
@@ -49,63 +50,9 @@ export const NOT_IN_ROOM = 'You are not in this room';
 
 const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command']);
 const ROOM_CODE = new RegExp(`^[A-Z0-9]{${ROOM_CODE_LENGTH}}$`);
-const playerRoom = (playerId: string) => `p:${playerId}`;
-/** After a cross-process presence request fails, use local presence for this long (ms). */
-const PRESENCE_LOCAL_ONLY_MS = 10_000;
-
 /** True for Socket.IO room names that are room codes (not socket ids or player rooms). */
 export function isRoomCode(name: string): boolean {
   return ROOM_CODE.test(name);
-}
-
-/** Builds snapshots and implements the RoomBroadcaster over the Socket.IO server. */
-export function createBroadcaster(io: ChiplessServer): RoomBroadcaster & {
-  snapshotOf(record: StoredRoom): Promise<RoomSnapshot>;
-  onlinePlayers(roomCode: string): Promise<Set<string>>;
-} {
-  // Presence asks every process (fetchSockets through the adapter). A process that is alive but
-  // unresponsive (frozen loop, SIGSTOP, partition) makes that request time out; then, and for a
-  // short while after, presence is what this process sees itself, so commands and broadcasts on the
-  // healthy processes go on without waiting for the frozen one each time.
-  let localOnlyUntil = 0;
-  const onlinePlayers = async (roomCode: string) => {
-    let sockets: Array<{ data: SocketData }>;
-    if (Date.now() < localOnlyUntil) {
-      sockets = await io.local.in(roomCode).fetchSockets();
-    } else {
-      try {
-        sockets = await io.in(roomCode).fetchSockets();
-      } catch {
-        localOnlyUntil = Date.now() + PRESENCE_LOCAL_ONLY_MS;
-        sockets = await io.local.in(roomCode).fetchSockets();
-      }
-    }
-    return new Set(sockets.map((s) => s.data.playerId));
-  };
-  const snapshotOf = async (record: StoredRoom): Promise<RoomSnapshot> => {
-    const online = await onlinePlayers(record.room.roomCode);
-    const presence: Record<string, boolean> = {};
-    for (const id of Object.keys(record.room.players)) presence[id] = online.has(id);
-    return { version: record.version, room: record.room, presence };
-  };
-  return {
-    snapshotOf,
-    onlinePlayers,
-    async snapshot(record) {
-      io.to(record.room.roomCode).emit('room', await snapshotOf(record));
-    },
-    async gone(roomCode, reason, playerIds) {
-      if (playerIds === undefined) {
-        io.to(roomCode).emit('gone', { roomCode, reason });
-        io.in(roomCode).socketsLeave(roomCode);
-        return;
-      }
-      for (const id of playerIds) {
-        io.to(playerRoom(id)).emit('gone', { roomCode, reason });
-        io.in(playerRoom(id)).socketsLeave(roomCode);
-      }
-    },
-  };
 }
 
 /** JSON size of a message's arguments (the ack function excluded); Infinity when it cannot be measured. */
@@ -131,7 +78,7 @@ export interface GatewayDeps {
   config: Config;
   logger: Logger;
   now: () => number;
-  broadcaster: ReturnType<typeof createBroadcaster>;
+  broadcaster: Broadcaster;
 }
 
 /** Wires identity, boundary checks and handlers onto every connection. Returns a stop function. */
