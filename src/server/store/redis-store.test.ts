@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roomJson } from '../room-json';
 import { freePort, sleep } from '../scale-out/process-harness';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
 import { runRoomStoreContract, sampleRoom } from './contract';
@@ -119,6 +120,130 @@ describe.skipIf(gate.skip)('redis store', () => {
       } finally {
         client.destroy();
       }
+    });
+
+    it('stores the room JSON (roomJson) and the applied command list in separate hash fields', async () => {
+      const store = await open();
+      const rec = record(code());
+      await store.create(rec);
+      const saved = next(rec, 'layout');
+      expect(await store.save(saved, 1)).toBe(true);
+      const client = await connectRedis(REDIS_URL);
+      try {
+        expect(await client.hGetAll(`${prefix}room:${rec.room.roomCode}`)).toEqual({
+          v: '2',
+          room: roomJson(saved.room),
+          applied: JSON.stringify(saved.appliedCommands),
+        });
+      } finally {
+        client.destroy();
+      }
+    });
+
+    it('a save stringifies the room once, through roomJson (later callers reuse that JSON)', async () => {
+      const store = await open();
+      const rec = record(code());
+      await store.create(rec);
+      const room = next(rec, 'once').room;
+      // Every JSON.stringify of this room reads `ledger` exactly once.
+      let reads = 0;
+      const ledger = room.ledger;
+      Object.defineProperty(room, 'ledger', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return ledger;
+        },
+      });
+      const saved = { ...next(rec, 'once'), room };
+      expect(await store.save(saved, 1)).toBe(true);
+      expect(reads).toBe(1);
+      const json = roomJson(room);
+      expect(reads).toBe(1);
+      expect(JSON.parse(json)).toEqual({ ...saved.room, ledger });
+    });
+
+    describe('keys written by older versions ({ v, data: JSON of the whole StoredRoom })', () => {
+      /** Writes `rec` the way the old store did: HSET v + data, PEXPIRE, ZADD. */
+      async function writeOldFormat(rec: StoredRoom, ttlMs = 60_000): Promise<void> {
+        const client = await connectRedis(REDIS_URL);
+        try {
+          const key = `${prefix}room:${rec.room.roomCode}`;
+          await client.hSet(key, { v: String(rec.version), data: JSON.stringify(rec) });
+          await client.pExpire(key, ttlMs);
+          await client.zAdd(`${prefix}rooms:activity`, {
+            score: rec.room.lastActivity,
+            value: rec.room.roomCode,
+          });
+        } finally {
+          client.destroy();
+        }
+      }
+      async function rawHash(roomCode: string): Promise<Record<string, string>> {
+        const client = await connectRedis(REDIS_URL);
+        try {
+          return { ...(await client.hGetAll(`${prefix}room:${roomCode}`)) };
+        } finally {
+          client.destroy();
+        }
+      }
+
+      it('load reads them; a save over them rewrites the key in the new format and refreshes the TTL', async () => {
+        const store = await open({ roomTtlMs: 120_000 });
+        const old: StoredRoom = {
+          ...record(code(), 7),
+          appliedCommands: [{ commandId: 'c7', actorId: 'a', version: 7 }],
+        };
+        await writeOldFormat(old, 30_000);
+        expect(await store.load(old.room.roomCode)).toEqual(old);
+        expect(await store.listIdle(Number.MAX_SAFE_INTEGER)).toContain(old.room.roomCode);
+
+        const saved = next(old, 'upgrade');
+        expect(await store.save(saved, 7)).toBe(true);
+        expect(await rawHash(old.room.roomCode)).toEqual({
+          v: '8',
+          room: roomJson(saved.room),
+          applied: JSON.stringify(saved.appliedCommands),
+        });
+        expect(await store.load(old.room.roomCode)).toEqual(saved);
+        const client = await connectRedis(REDIS_URL);
+        try {
+          const pttl = await client.pTTL(`${prefix}room:${old.room.roomCode}`);
+          expect(pttl).toBeGreaterThan(30_000);
+          expect(pttl).toBeLessThanOrEqual(120_000);
+        } finally {
+          client.destroy();
+        }
+      });
+
+      it('a save with a stale version changes nothing; delete and touch work on them', async () => {
+        const store = await open();
+        const old = record(code(), 3);
+        await writeOldFormat(old);
+        const before = await rawHash(old.room.roomCode);
+        expect(await store.save(next(old, 'stale'), 2)).toBe(false);
+        expect(await rawHash(old.room.roomCode)).toEqual(before);
+        expect(await store.load(old.room.roomCode)).toEqual(old);
+
+        await store.touch(old.room.roomCode, 5);
+        expect(await store.listIdle(6)).toContain(old.room.roomCode);
+        expect(await store.delete(old.room.roomCode, 2)).toBe(false);
+        expect(await store.delete(old.room.roomCode, 3)).toBe(true);
+        expect(await store.load(old.room.roomCode)).toBeNull();
+      });
+
+      it('an old-format write over a new-format key (a rolling upgrade) is what load returns', async () => {
+        const store = await open();
+        const rec = record(code());
+        await store.create(rec);
+        const byOldProcess = next(rec, 'old-process');
+        await writeOldFormat(byOldProcess);
+        expect(await store.load(rec.room.roomCode)).toEqual(byOldProcess);
+        const after = next(byOldProcess, 'new-process');
+        expect(await store.save(after, 2)).toBe(true);
+        expect(Object.keys(await rawHash(rec.room.roomCode)).sort()).toEqual(['applied', 'room', 'v']);
+        expect(await store.load(rec.room.roomCode)).toEqual(after);
+      });
     });
 
     it('roomTtlMs 0 keeps rooms without a TTL', async () => {

@@ -2,8 +2,13 @@
  * The Redis room store (STORE=redis): lets several server processes share rooms.
  *
  * Key layout (all under `keyPrefix`, default `chipless:`):
- * - `room:{CODE}`       hash { v: version, data: JSON of the StoredRoom }, with a TTL (roomTtlMs) refreshed
- *                       by every create/save/touch, so a room nobody uses disappears even when no process sweeps.
+ * - `room:{CODE}`       hash { v: version, room: JSON of the room, applied: JSON of the applied command
+ *                       list }, with a TTL (roomTtlMs) refreshed by every create/save/touch, so a room
+ *                       nobody uses disappears even when no process sweeps. The room JSON is roomJson(room)
+ *                       (memoised: a full snapshot of the same room reuses the text, no second stringify).
+ *                       Older versions wrote { v, data: JSON of the whole StoredRoom }: load still reads
+ *                       that (a `data` field wins, since every write in this format deletes it) and the
+ *                       next save rewrites the key in this format.
  * - `rooms:activity`    sorted set, member = room code, score = last activity (ms); what listIdle reads.
  * - `counters`          hash of analytics counters (HINCRBY / HINCRBYFLOAT).
  * - `session-secret`    the shared SESSION_SECRET when none is configured (see sharedSessionSecret).
@@ -15,7 +20,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
-import type { RoomStore, StoredRoom } from './room-store';
+import type { Room } from '../../engine/types';
+import { roomJson } from '../room-json';
+import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 
 type RedisClient = ReturnType<typeof newClient>;
 
@@ -63,22 +70,25 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-// KEYS[1] room hash, KEYS[2] activity zset. ARGV: version, data, ttlMs, lastActivity, code.
+// KEYS[1] room hash, KEYS[2] activity zset. ARGV: version, room, applied, ttlMs, lastActivity, code.
 const CREATE = script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'data', ARGV[2])
-if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'room', ARGV[2], 'applied', ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
 return 1
 `);
 
-// KEYS[1] room hash, KEYS[2] activity zset. ARGV: expectedVersion, version, data, ttlMs, lastActivity, code.
+// KEYS[1] room hash, KEYS[2] activity zset.
+// ARGV: expectedVersion, version, room, applied, ttlMs, lastActivity, code.
+// HDEL drops the old format's `data` field (a no-op once the key is in this format).
 const SAVE = script(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3])
-if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'room', ARGV[3], 'applied', ARGV[4])
+redis.call('HDEL', KEYS[1], 'data')
+if tonumber(ARGV[5]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[7])
 return 1
 `);
 
@@ -175,33 +185,57 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 
   return {
     async load(roomCode) {
-      const [v, data] = await client.hmGet(roomKey(roomCode), ['v', 'data']);
-      if (v == null || data == null) return null;
-      const record = JSON.parse(data) as StoredRoom;
-      return { ...record, version: Number(v) };
+      const [v, room, applied, data] = await client.hmGet(roomKey(roomCode), [
+        'v',
+        'room',
+        'applied',
+        'data',
+      ]);
+      if (v == null) return null;
+      if (data != null) {
+        // Written by an older version (the whole StoredRoom in one field).
+        const record = JSON.parse(data) as StoredRoom;
+        return { ...record, version: Number(v) };
+      }
+      if (room == null || applied == null) return null;
+      return {
+        room: JSON.parse(room) as Room,
+        version: Number(v),
+        appliedCommands: JSON.parse(applied) as AppliedCommand[],
+      };
     },
 
     async create(record) {
-      const code = record.room.roomCode;
+      const { room } = record;
+      const code = room.roomCode;
       const created = await run(
         CREATE,
         [roomKey(code), activityKey],
-        [String(record.version), JSON.stringify(record), ttlMs, String(record.room.lastActivity), code],
+        [
+          String(record.version),
+          roomJson(room),
+          JSON.stringify(record.appliedCommands),
+          ttlMs,
+          String(room.lastActivity),
+          code,
+        ],
       );
       return created === 1;
     },
 
     async save(record, expectedVersion) {
-      const code = record.room.roomCode;
+      const { room } = record;
+      const code = room.roomCode;
       const saved = await run(
         SAVE,
         [roomKey(code), activityKey],
         [
           String(expectedVersion),
           String(record.version),
-          JSON.stringify(record),
+          roomJson(room),
+          JSON.stringify(record.appliedCommands),
           ttlMs,
-          String(record.room.lastActivity),
+          String(room.lastActivity),
           code,
         ],
       );
