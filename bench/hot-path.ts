@@ -21,6 +21,7 @@ import { type RoomBroadcaster, RoomService } from '../src/server/room-service';
 import { createRedisStore } from '../src/server/store/redis-store';
 import type { RoomStore, StoredRoom } from '../src/server/store/room-store';
 import { createSqliteStore } from '../src/server/store/sqlite-store';
+import { logDelta } from '../src/shared/log-delta';
 import { seededRandom, summarize } from './stats';
 import { BOT_CHIPS, nextMove } from './strategy';
 
@@ -60,15 +61,15 @@ function timed(store: RoomStore): RoomStore {
 let bytes = 0;
 const encoder = new snapshotParser.Encoder();
 const broadcaster: RoomBroadcaster = {
-  async snapshot(record: StoredRoom) {
+  async snapshot(record: StoredRoom, logFrom = record.room.nextEventSeq) {
     const t = performance.now();
     const presence: Record<string, boolean> = {};
     for (const id of Object.keys(record.room.players)) presence[id] = true;
-    // Socket.IO encodes a broadcast once, with the server's encoder (which reuses the stored room JSON).
+    // Socket.IO encodes a broadcast once, with the server's encoder; the log is cut as the server does.
     const [packet] = encoder.encode({
       type: PacketType.EVENT,
       nsp: '/',
-      data: ['room', { version: record.version, room: record.room, presence }],
+      data: ['room', logDelta({ version: record.version, room: record.room, presence }, logFrom)],
     });
     bytes = String(packet).length;
     if (measuring) spent.serialise += performance.now() - t;

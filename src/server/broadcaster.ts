@@ -3,6 +3,7 @@
  * and sends them, and the 'gone' notices, to the sockets of a room or of single players. Works across
  * processes through whichever adapter the Server has (in-memory by default, Redis in scale-out).
  */
+import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import type { RoomBroadcaster } from './room-service';
 import type { ChiplessServer, SocketData } from './socket-gateway';
@@ -50,8 +51,8 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
   return {
     snapshotOf,
     onlinePlayers,
-    async snapshot(record) {
-      io.to(record.room.roomCode).emit('room', await snapshotOf(record));
+    async snapshot(record, logFrom = record.room.nextEventSeq) {
+      io.to(record.room.roomCode).emit('room', logDelta(await snapshotOf(record), logFrom));
     },
     async gone(roomCode, reason, playerIds) {
       if (playerIds === undefined) {

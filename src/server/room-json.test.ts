@@ -3,6 +3,7 @@ import { Encoder, PacketType } from 'socket.io-parser';
 import { describe, expect, it } from 'vitest';
 import { applyCommand, createRoom } from '../engine';
 import type { Room } from '../engine/types';
+import { logDelta } from '../shared/log-delta';
 import { roomJson, snapshotParser } from './room-json';
 
 function sampleRoom(): Room {
@@ -51,6 +52,17 @@ describe('snapshot encoder', () => {
     const fresh = sampleRoom();
     const again = { ...packet, data: ['room', { version: 7, room: fresh, presence: {} }] };
     expect(encode(ours, again)).toEqual(encode(standard, again));
+  });
+
+  it('encodes a broadcast (log cut by logDelta, logFrom set) exactly as Socket.IO does', () => {
+    const room = sampleRoom();
+    roomJson(room);
+    const delta = logDelta({ version: 5, room, presence: { host: true, p1: true } }, room.nextEventSeq - 1);
+    expect(delta.room.log).toHaveLength(1);
+    const packet = { type: PacketType.EVENT, nsp: '/', data: ['room', delta] };
+    const [text] = encode(ours, packet);
+    expect(text).toEqual(encode(standard, packet)[0]);
+    expect(JSON.parse(String(text).slice(1))).toEqual(['room', delta]);
   });
 
   it('leaves every other packet to the standard encoder', () => {

@@ -18,17 +18,24 @@ export function roomJson(room: Room): string {
   return json;
 }
 
+/** A RoomSnapshot with its keys in the order its builders write them (so the text is JSON.stringify's). */
 function isSnapshot(
   value: unknown,
-): value is { version: number; room: Room; presence: Record<string, boolean> } {
+): value is { version: number; room: Room; presence: Record<string, boolean>; logFrom?: number } {
   if (typeof value !== 'object' || value === null) return false;
   const keys = Object.keys(value);
-  return keys.length === 3 && keys[0] === 'version' && keys[1] === 'room' && keys[2] === 'presence';
+  return (
+    (keys.length === 3 || (keys.length === 4 && keys[3] === 'logFrom')) &&
+    keys[0] === 'version' &&
+    keys[1] === 'room' &&
+    keys[2] === 'presence'
+  );
 }
 
 /**
  * Socket.IO's encoder, except that a 'room' snapshot event reuses the room's JSON (roomJson) and skips
- * the scan for binary attachments (a snapshot has none). The text is exactly what the default encoder
+ * the scan for binary attachments (a snapshot has none). A broadcast's room (log cut by logDelta) is a
+ * new object, so its JSON is computed here once for all the room's sockets. The text is exactly what the default encoder
  * produces.
  */
 class SnapshotEncoder extends Encoder {
@@ -47,9 +54,10 @@ class SnapshotEncoder extends Encoder {
       data[0] === 'room' &&
       isSnapshot(data[1])
     ) {
-      const { version, room, presence } = data[1];
+      const { version, room, presence, logFrom } = data[1];
+      const tail = 'logFrom' in data[1] ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
       return [
-        `2["room",{"version":${JSON.stringify(version)},"room":${roomJson(room)},"presence":${JSON.stringify(presence)}}]`,
+        `2["room",{"version":${JSON.stringify(version)},"room":${roomJson(room)},"presence":${JSON.stringify(presence)}${tail}`,
       ];
     }
     return super.encode(packet as Parameters<Encoder['encode']>[0]);

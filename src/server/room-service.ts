@@ -29,8 +29,12 @@ export const CREATE_FAILED = 'Failed to create room. Please try again.';
 
 /** What the room service tells phones; implemented by the socket layer. */
 export interface RoomBroadcaster {
-  /** Sends the room's snapshot (the record plus presence) to everyone in the room. */
-  snapshot(record: StoredRoom): Promise<void>;
+  /**
+   * Sends the room's snapshot (the record plus presence) to everyone in the room. Its log carries only
+   * the events with seq >= `logFrom` (default: none, for a change that logged nothing); phones keep
+   * the rest (src/shared/log-delta.ts).
+   */
+  snapshot(record: StoredRoom, logFrom?: number): Promise<void>;
   /** Tells `playerIds` (or everyone in the room when omitted) that the room is gone for them, and unsubscribes them. */
   gone(roomCode: string, reason: GoneReason, playerIds?: string[]): Promise<void>;
 }
@@ -304,7 +308,7 @@ export class RoomService {
       const departed = Object.keys(previous.room.players).filter((id) => !(id in next.room.players));
       if (departed.length > 0) await broadcaster.gone(roomCode, 'removed', departed);
       await options.onCommitted?.(next);
-      await broadcaster.snapshot(next);
+      await broadcaster.snapshot(next, previous.room.nextEventSeq);
     } catch (err) {
       // Committed already: a failed broadcast must not turn into an error ack. Clients catch up on resume.
       logger.warn({ err, room: roomCode, version: next.version }, 'broadcast failed');

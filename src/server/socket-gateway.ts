@@ -11,6 +11,7 @@ import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Command } from '../engine';
 import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
+import { logDelta } from '../shared/log-delta';
 import {
   type Ack,
   type ClientToServerEvents,
@@ -116,7 +117,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
       await socket.join(roomCode);
       const snapshot = await broadcaster.snapshotOf(record);
-      if (!wasOnline) socket.to(roomCode).emit('room', snapshot);
+      if (!wasOnline) socket.to(roomCode).emit('room', logDelta(snapshot, snapshot.room.nextEventSeq));
       return { ok: true, data: snapshot };
     });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { Command } from '../engine/types';
+import { mergeSnapshot } from '../shared/log-delta';
 import type {
   Ack,
   ClientToServerEvents,
@@ -175,8 +176,10 @@ export function emitWithAck<T = unknown>(
 export class TestClient {
   readonly socket: ClientSocket;
   creds: SessionCredentials | null = null;
-  /** Snapshots received as broadcasts, in arrival order. */
+  /** Snapshots received as broadcasts, in arrival order, as sent (their log is a delta: log-delta.ts). */
   readonly snapshots: RoomSnapshot[] = [];
+  /** What a phone holds: every broadcast and acknowledged snapshot folded together (mergeSnapshot). */
+  private held: RoomSnapshot | null = null;
   readonly gone: Array<{ roomCode: string; reason: GoneReason }> = [];
   private listeners: Array<() => void> = [];
 
@@ -188,7 +191,7 @@ export class TestClient {
     });
     socket.on('room', (s) => {
       this.snapshots.push(s);
-      this.notify();
+      this.fold(s);
     });
     socket.on('gone', (g) => {
       this.gone.push(g);
@@ -229,11 +232,23 @@ export class TestClient {
     return this.creds.token;
   }
 
-  /** The newest snapshot received (by version). */
+  /**
+   * The room as the phone holds it: the newest version received, with the whole log rebuilt from the
+   * full snapshots in acknowledgements and the deltas in broadcasts. Undefined before any snapshot.
+   */
   get latest(): RoomSnapshot | undefined {
-    let best: RoomSnapshot | undefined;
-    for (const s of this.snapshots) if (!best || s.version >= best.version) best = s;
-    return best;
+    return this.held ?? undefined;
+  }
+
+  private fold(snapshot: RoomSnapshot): void {
+    this.held = mergeSnapshot(this.held, snapshot).snapshot;
+    this.notify();
+  }
+
+  /** Folds the full snapshot of a successful acknowledgement in, as the phone does. */
+  private keep(ack: Ack<RoomSnapshot>): Ack<RoomSnapshot> {
+    if (ack.ok) this.fold(ack.data);
+    return ack;
   }
 
   /** Resolves when `predicate` holds (checked on every message received), or fails after `ms`. */
@@ -260,7 +275,9 @@ export class TestClient {
   }
 
   createRoom(name: string, startingChips: number, commandId = randomUUID()): Promise<Ack<RoomSnapshot>> {
-    return emitWithAck(this.socket, 'createRoom', { commandId, name, startingChips });
+    return emitWithAck<RoomSnapshot>(this.socket, 'createRoom', { commandId, name, startingChips }).then(
+      (a) => this.keep(a),
+    );
   }
 
   joinRoom(
@@ -269,11 +286,16 @@ export class TestClient {
     startingChips: number,
     commandId = randomUUID(),
   ): Promise<Ack<RoomSnapshot>> {
-    return emitWithAck(this.socket, 'joinRoom', { commandId, roomCode, name, startingChips });
+    return emitWithAck<RoomSnapshot>(this.socket, 'joinRoom', {
+      commandId,
+      roomCode,
+      name,
+      startingChips,
+    }).then((a) => this.keep(a));
   }
 
   resume(roomCode: string): Promise<Ack<RoomSnapshot>> {
-    return emitWithAck(this.socket, 'resume', { roomCode });
+    return emitWithAck<RoomSnapshot>(this.socket, 'resume', { roomCode }).then((a) => this.keep(a));
   }
 
   command(roomCode: string, command: Command, commandId = randomUUID()): Promise<Ack<{ version: number }>> {

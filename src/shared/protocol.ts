@@ -32,6 +32,13 @@ export interface RoomSnapshot {
   room: Room;
   /** Player id -> connected right now. */
   presence: Record<string, boolean>;
+  /**
+   * Set on broadcasts ('room' events): `room.log` then holds only the events with `seq >= logFrom`,
+   * the ones this change logged (none for a presence change), and the phone keeps the earlier events it
+   * already has (log-delta.ts). Absent on acknowledgements (create, join, resume): `room.log` is the
+   * room's whole log. The log is most of a room's size (~9.6 of 13 KB); see bench/README.md.
+   */
+  logFrom?: number;
 }
 
 export type GoneReason = 'deleted' | 'removed' | 'expired' | 'not_found';

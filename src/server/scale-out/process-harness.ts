@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import type { Command, Room } from '../../engine/types';
+import { mergeSnapshot } from '../../shared/log-delta';
 import type {
   Ack,
   ClientToServerEvents,
@@ -158,9 +159,14 @@ export class TestPlayer {
   socket: ClientSocket | null = null;
   creds: SessionCredentials | null = null;
   roomCode = '';
-  /** Every snapshot received (broadcasts and acks), by version. */
+  /**
+   * Every version received (broadcasts and acks) as the phone holds it: folded with mergeSnapshot
+   * (broadcasts carry only new log events), recorded when its log is known whole.
+   */
   readonly snapshots = new Map<number, RoomSnapshot>();
   latest: RoomSnapshot | null = null;
+  /** A broadcast's log started past what was held: the log has a hole until a full snapshot arrives. */
+  private holeSince: number | null = null;
   readonly acked: AckedCommand[] = [];
   private waiters: Array<{ version: number; resolve: () => void }> = [];
 
@@ -195,8 +201,20 @@ export class TestPlayer {
   }
 
   private record(snap: RoomSnapshot): void {
-    this.snapshots.set(snap.version, snap);
-    if (!this.latest || snap.version >= this.latest.version) this.latest = snap;
+    const merged = mergeSnapshot(this.latest, snap);
+    this.latest = merged.snapshot;
+    if (snap.logFrom === undefined && this.holeSince !== null && snap.version >= this.holeSince) {
+      this.holeSince = null;
+    }
+    if (merged.missing && this.holeSince === null) {
+      // As the phone does: ask for the whole room again (a broadcast was lost or two crossed).
+      this.holeSince = merged.snapshot.version;
+      this.resume().catch(() => {
+        // The process may be gone; the next connect resumes.
+        this.holeSince = null;
+      });
+    }
+    if (this.holeSince === null) this.snapshots.set(this.latest.version, this.latest);
     this.waiters = this.waiters.filter((w) => {
       if (snap.version < w.version) return true;
       w.resolve();

@@ -1,7 +1,8 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { logDelta } from '../../shared/log-delta';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
-import { lobby, snapshot } from '../test/rooms';
+import { actNow, lobby, snapshot, step } from '../test/rooms';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
 import { useRoom } from './use-room';
@@ -82,6 +83,33 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toBe(newer);
     act(() => emit().connection(false));
     expect(result.current.connection).toBe('offline');
+  });
+
+  it('folds broadcasts (new log events only) into the whole log, and asks again for the room when events are missing', async () => {
+    const v1 = lobby(['Ana', 'Ben', 'Cal']);
+    const v2 = step(v1, 'ana', { type: 'startGame' });
+    const v3 = actNow(v2, 'CALL');
+    const v4 = actNow(v3, 'CALL');
+    const full = (r: typeof room, version: number): RoomSnapshot => ({ ...snapshot(r), version });
+    const { client, factory, emit } = fakeClient({ ok: true, data: full(v4, 4) });
+    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v1, 1) });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.createRoom('Ana', 5_000);
+    });
+    // createRoom answered with the lobby (version 1); broadcasts of versions 2 and 3 follow.
+    act(() => emit().room(logDelta(full(v2, 2), v1.nextEventSeq)));
+    expect(result.current.snapshot).toEqual(full(v2, 2));
+    act(() => emit().room(logDelta(full(v3, 3), v2.nextEventSeq)));
+    expect(result.current.snapshot).toEqual(full(v3, 3));
+    expect(client.resume).not.toHaveBeenCalled();
+    // Version 4's broadcast is lost: version 5's log starts past the log held.
+    const v5 = actNow(v4, 'CALL');
+    await act(async () => emit().room(logDelta(full(v5, 5), v4.nextEventSeq)));
+    expect(client.resume).toHaveBeenCalledTimes(1);
+    expect(client.resume).toHaveBeenCalledWith('ABCDE');
+    // The resume's full snapshot (version 4) mends the log; the state stays at version 5.
+    expect(result.current.snapshot).toEqual(full(v5, 5));
   });
 
   it('goes home with a notice when the room is gone', async () => {

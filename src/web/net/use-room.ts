@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Command } from '../../engine/types';
+import { mergeSnapshot } from '../../shared/log-delta';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { notices } from '../texts';
 import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
@@ -44,19 +45,34 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const [resuming, setResuming] = useState<boolean>(() => codeRef.current !== null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const enter = useCallback((next: RoomSnapshot) => {
-    codeRef.current = next.room.roomCode;
-    storage.setRoomCode(next.room.roomCode);
-    setSnapshot((prev) =>
-      prev && prev.room.roomCode === next.room.roomCode && prev.version > next.version ? prev : next,
-    );
-  }, []);
+  // The snapshot as held (also in state, for rendering): broadcasts are folded into it (log-delta.ts).
+  const heldRef = useRef<RoomSnapshot | null>(null);
+  // A full snapshot asked for because the held log has a hole; one at a time.
+  const refetchingRef = useRef(false);
 
   const forget = useCallback(() => {
     codeRef.current = null;
+    heldRef.current = null;
     storage.setRoomCode(null);
     setSnapshot(null);
     setResuming(false);
+  }, []);
+
+  const enter = useCallback((next: RoomSnapshot) => {
+    codeRef.current = next.room.roomCode;
+    storage.setRoomCode(next.room.roomCode);
+    const merged = mergeSnapshot(heldRef.current, next);
+    heldRef.current = merged.snapshot;
+    setSnapshot(merged.snapshot);
+    const client = clientRef.current;
+    if (!merged.missing || refetchingRef.current || !client) return;
+    // Some of the hand log never arrived: ask for the whole room again.
+    refetchingRef.current = true;
+    const code = next.room.roomCode;
+    void client.resume(code).then((res) => {
+      refetchingRef.current = false;
+      if (res.ok && codeRef.current === code) enter(res.data);
+    });
   }, []);
 
   useEffect(() => {
