@@ -71,4 +71,54 @@ describe.skipIf(gate.skip)('Redis adapter', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(outsiderHeard).toBe(false);
   });
+
+  it("a process drops its own broadcasts without decoding them; the other's still arrive", async () => {
+    const prefix = uniqueKeyPrefix('adapter-own');
+    const [a, b] = [await startNode(prefix), await startNode(prefix)];
+    nodes.push(a, b);
+    // Count the msgpack decodes of each process's adapter (the real parser, counted).
+    const decodes = new Map<Node, number>();
+    for (const node of [a, b]) {
+      const adapter = node.io.of('/').adapter as unknown as {
+        parser: { encode: (v: unknown) => unknown; decode: (m: unknown) => unknown };
+      };
+      const parser = adapter.parser;
+      decodes.set(node, 0);
+      adapter.parser = {
+        encode: (v) => parser.encode(v),
+        decode: (m) => {
+          decodes.set(node, decodes.get(node)! + 1);
+          return parser.decode(m);
+        },
+      };
+    }
+    const onA = connect(a.url, { transports: ['websocket'] });
+    const onB = connect(b.url, { transports: ['websocket'] });
+    clients.push(onA, onB);
+    await Promise.all([onA.emitWithAck('join', 'ROOM2'), onB.emitWithAck('join', 'ROOM2')]);
+    const heard = new Map<Socket, string[]>([
+      [onA, []],
+      [onB, []],
+    ]);
+    for (const [client, list] of heard) client.on('heard', (msg: string) => list.push(msg));
+    const until = async (count: number) => {
+      for (let i = 0; i < 200 && [...heard.values()].some((l) => l.length < count); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+
+    for (let i = 0; i < 5; i++) a.io.to('ROOM2').emit('heard', `A${i}`);
+    await until(5);
+    // B's broadcast goes through Redis after A's five: once A's client has it, A's subscriber has
+    // received its own five copies too.
+    for (let i = 0; i < 3; i++) b.io.to('ROOM2').emit('heard', `B${i}`);
+    await until(8);
+
+    const expected = ['A0', 'A1', 'A2', 'A3', 'A4', 'B0', 'B1', 'B2'];
+    expect(heard.get(onA)).toEqual(expected);
+    expect(heard.get(onB)).toEqual(expected);
+    // A decoded only B's three broadcasts, B only A's five: nobody decoded its own.
+    expect(decodes.get(a)).toBe(3);
+    expect(decodes.get(b)).toBe(5);
+  });
 });
