@@ -444,6 +444,12 @@ describe('a poker night on four phones', () => {
       'Pot $18.15 to',
       'Hand #1 complete',
     ]);
+    // Cat's log was built from broadcasts (each carries only its new events), Bob's from the whole log
+    // his reload fetched plus broadcasts after it: the same lines.
+    await bob.page.getByText('Hand log').click();
+    const lines = (page: Page) => page.locator('.hand-log li').allInnerTexts();
+    expect(await lines(bob.page)).toEqual(await lines(cat.page));
+    expect((await lines(cat.page)).length).toBeGreaterThan(20);
   });
 
   it('hand 2: all-ins with a side pot, winners pot by pot, a chipless host, a rebuy', async () => {
