@@ -16,8 +16,8 @@ interface Node {
   url: string;
 }
 
-async function startNode(keyPrefix: string): Promise<Node> {
-  const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix });
+async function startNode(keyPrefix: string, onError?: (err: Error) => void): Promise<Node> {
+  const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix, ...(onError ? { onError } : {}) });
   const http = createServer();
   const io = new Server(http, { adapter: adapter.adapter });
   io.on('connection', (socket) => {
@@ -120,5 +120,27 @@ describe.skipIf(gate.skip)('Redis adapter', () => {
     // A decoded only B's three broadcasts, B only A's five: nobody decoded its own.
     expect(decodes.get(a)).toBe(3);
     expect(decodes.get(b)).toBe(5);
+  });
+
+  it('a broadcast whose publish fails (here: after close) is no unhandled rejection', async () => {
+    const errors: Error[] = [];
+    const node = await startNode(uniqueKeyPrefix('adapter-closed'), (err) => errors.push(err));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const onNode = connect(node.url, { transports: ['websocket'] });
+      clients.push(onNode);
+      await onNode.emitWithAck('join', 'ROOM3');
+      await node.adapter.close();
+      node.io.to('ROOM3').emit('heard', 'after close');
+      node.io.serverSideEmit('anything');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(unhandled).toEqual([]);
+      expect(errors).toEqual([]); // closed on purpose: nothing to report
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await new Promise<void>((resolve) => node.io.close(() => resolve()));
+    }
   });
 });

@@ -30,7 +30,7 @@ export interface RedisAdapterOptions {
    * An unresponsive process makes each such request wait this long.
    */
   requestsTimeoutMs?: number;
-  /** Connection errors after the first connect (the clients keep reconnecting). */
+  /** Connection errors after the first connect (the clients keep reconnecting), and failed publishes. */
   onError?: (err: Error) => void;
 }
 
@@ -52,6 +52,16 @@ export async function createRedisAdapter(
     requestsTimeout: opts.requestsTimeoutMs ?? 5000,
   };
   let closed = false;
+  // The adapter publishes (broadcasts, requests, announcements) without looking at the result. A
+  // publish that fails (Redis down past the command timeout, or a broadcast finishing after close)
+  // would be an unhandled rejection, which ends the process: report it instead (not after close).
+  // That message is lost; phones catch up on their next snapshot or resume.
+  const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<unknown>;
+  (pub as unknown as { publish: typeof publish }).publish = (...args) =>
+    publish(...args).catch((err: unknown) => {
+      if (!closed) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+      return 0;
+    });
   return {
     adapter: class extends RedisAdapter {
       constructor(nsp: Namespace) {
