@@ -5,14 +5,13 @@
  */
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
+import { createPresence, type Presence } from './presence';
 import type { RoomBroadcaster } from './room-service';
-import type { ChiplessServer, SocketData } from './socket-gateway';
+import type { ChiplessServer } from './socket-gateway';
 import type { StoredRoom } from './store/room-store';
 
 /** The Socket.IO room holding every socket of one player (to tell them they were removed). */
 export const playerRoom = (playerId: string) => `p:${playerId}`;
-/** After a cross-process presence request fails, use local presence for this long (ms). */
-const PRESENCE_LOCAL_ONLY_MS = 10_000;
 
 /** Builds snapshots and implements the RoomBroadcaster over the Socket.IO server. */
 export interface Broadcaster extends RoomBroadcaster {
@@ -20,28 +19,15 @@ export interface Broadcaster extends RoomBroadcaster {
   snapshotOf(record: StoredRoom): Promise<RoomSnapshot>;
   /** Ids of the players with at least one socket in the room, on any process. */
   onlinePlayers(roomCode: string): Promise<Set<string>>;
+  /** Where onlinePlayers comes from; its settle notices ask for a room to be broadcast again. */
+  presence: Presence;
 }
 
 export function createBroadcaster(io: ChiplessServer): Broadcaster {
-  // Presence asks every process (fetchSockets through the adapter). A process that is alive but
-  // unresponsive (frozen loop, SIGSTOP, partition) makes that request time out; then, and for a
-  // short while after, presence is what this process sees itself, so commands and broadcasts on the
-  // healthy processes go on without waiting for the frozen one each time.
-  let localOnlyUntil = 0;
-  const onlinePlayers = async (roomCode: string) => {
-    let sockets: Array<{ data: SocketData }>;
-    if (Date.now() < localOnlyUntil) {
-      sockets = await io.local.in(roomCode).fetchSockets();
-    } else {
-      try {
-        sockets = await io.in(roomCode).fetchSockets();
-      } catch {
-        localOnlyUntil = Date.now() + PRESENCE_LOCAL_ONLY_MS;
-        sockets = await io.local.in(roomCode).fetchSockets();
-      }
-    }
-    return new Set(sockets.map((s) => s.data.playerId));
-  };
+  // Local sockets read live, other processes' players kept until a change is announced (presence.ts):
+  // no request to every process per broadcast. Player rooms are not game rooms.
+  const roomPresence = createPresence(io, { tracks: (room) => !room.startsWith(playerRoom('')) });
+  const onlinePlayers = (roomCode: string) => roomPresence.online(roomCode);
   const snapshotOf = async (record: StoredRoom): Promise<RoomSnapshot> => {
     const online = await onlinePlayers(record.room.roomCode);
     const presence: Record<string, boolean> = {};
@@ -51,6 +37,7 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
   return {
     snapshotOf,
     onlinePlayers,
+    presence: roomPresence,
     async snapshot(record, logFrom = record.room.nextEventSeq) {
       io.to(record.room.roomCode).emit('room', logDelta(await snapshotOf(record), logFrom));
     },

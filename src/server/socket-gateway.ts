@@ -88,6 +88,9 @@ export function attachGateway(deps: GatewayDeps): () => void {
   const joinsPerIp = new KeyedRateLimiter(config.joinRatePerMin / 60, config.joinRatePerMin);
   const sweep = setInterval(() => joinsPerIp.sweep(now()), 60_000);
   sweep.unref();
+  // With several processes, a room is broadcast again shortly after a player appears or goes there,
+  // once every process knows (presence.ts).
+  const stopSettling = broadcaster.presence.onSettle((roomCode) => void service.broadcastCurrent(roomCode));
 
   const clientIp = (socket: ChiplessSocket): string => {
     if (config.trustProxy) {
@@ -284,5 +287,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
     });
   });
 
-  return () => clearInterval(sweep);
+  return () => {
+    clearInterval(sweep);
+    stopSettling();
+  };
 }
