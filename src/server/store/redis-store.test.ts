@@ -163,6 +163,41 @@ describe.skipIf(gate.skip)('redis store', () => {
       expect(JSON.parse(json)).toEqual({ ...saved.room, ledger });
     });
 
+    it('stringifies each applied command once across saves; the stored list is JSON.stringify of it', async () => {
+      const store = await open();
+      let current = record(code());
+      await store.create(current);
+      // Every JSON.stringify of this entry reads `version` exactly once.
+      let reads = 0;
+      const counted = { commandId: 'counted', actorId: 'a"\\ \u2028', version: 2 };
+      Object.defineProperty(counted, 'version', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return 2;
+        },
+      });
+      current = { ...next(current, 'x'), appliedCommands: [counted] };
+      expect(await store.save(current, 1)).toBe(true);
+      for (let i = 0; i < 5; i++) {
+        const following = next(current, `after-${i}`);
+        expect(await store.save(following, current.version)).toBe(true);
+        current = following;
+      }
+      expect(reads).toBe(1);
+      const client = await connectRedis(REDIS_URL);
+      try {
+        const applied = await client.hGet(`${prefix}room:${current.room.roomCode}`, 'applied');
+        expect(applied).toBe(JSON.stringify(current.appliedCommands));
+      } finally {
+        client.destroy();
+      }
+      expect((await store.load(current.room.roomCode))?.appliedCommands).toEqual([
+        { commandId: 'counted', actorId: 'a"\\ \u2028', version: 2 },
+        ...current.appliedCommands.slice(1),
+      ]);
+    });
+
     describe('keys written by older versions ({ v, data: JSON of the whole StoredRoom })', () => {
       /** Writes `rec` the way the old store did: HSET v + data, PEXPIRE, ZADD. */
       async function writeOldFormat(rec: StoredRoom, ttlMs = 60_000): Promise<void> {

@@ -124,6 +124,28 @@ end
 return idle
 `);
 
+const appliedMemo = new WeakMap<AppliedCommand, string>();
+
+/**
+ * JSON.stringify(list), from each entry's JSON remembered for as long as the entry lives. A save's list
+ * is the previous one plus the new command (room-service.ts keeps the entry objects), so each entry is
+ * stringified once instead of the whole list (100 entries, ~35 µs) on every save. Entries must not be
+ * mutated after they are saved.
+ */
+function appliedJson(list: AppliedCommand[]): string {
+  let json = '[';
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i]!;
+    let text = appliedMemo.get(entry);
+    if (text === undefined) {
+      text = JSON.stringify(entry);
+      appliedMemo.set(entry, text);
+    }
+    json += i === 0 ? text : `,${text}`;
+  }
+  return `${json}]`;
+}
+
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
 export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
 
@@ -214,7 +236,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         [
           String(record.version),
           roomJson(room),
-          JSON.stringify(record.appliedCommands),
+          appliedJson(record.appliedCommands),
           ttlMs,
           String(room.lastActivity),
           code,
@@ -233,7 +255,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
           String(expectedVersion),
           String(record.version),
           roomJson(room),
-          JSON.stringify(record.appliedCommands),
+          appliedJson(record.appliedCommands),
           ttlMs,
           String(room.lastActivity),
           code,
