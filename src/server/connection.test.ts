@@ -1,0 +1,65 @@
+/**
+ * Integration: what the server keeps of a connection. The first HTTP request is dropped once the
+ * handshake is read (memory at thousands of sockets), and what it was needed for still holds: the
+ * client's address, through X-Forwarded-For when TRUST_PROXY is set.
+ */
+import { io as ioClient } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { okData, startServer, TestClient, type TestServer } from './test-helpers';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+async function serverWith(env: Record<string, string>): Promise<TestServer> {
+  const s = await startServer({ env });
+  servers.push(s);
+  return s;
+}
+
+/** The server side of the only connected socket. */
+function onlySocket(server: TestServer) {
+  const sockets = [...server.app.io.of('/').sockets.values()];
+  expect(sockets).toHaveLength(1);
+  return sockets[0]!;
+}
+
+describe('connections', () => {
+  it('drop the first HTTP request and keep the address from X-Forwarded-For behind a trusted proxy', async () => {
+    const server = await serverWith({ TRUST_PROXY: 'true' });
+    const socket = ioClient(server.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { 'X-Forwarded-For': '203.0.113.7, 10.0.0.1' },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('session', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const serverSide = onlySocket(server);
+      expect(serverSide.data.ip).toBe('203.0.113.7');
+      expect((serverSide.conn as unknown as { request: unknown }).request).toBeNull();
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('without a trusted proxy use the peer address, and play on without the request', async () => {
+    const server = await serverWith({ TRUST_PROXY: 'false' });
+    const host = await TestClient.connect(server.url);
+    try {
+      const serverSide = onlySocket(server);
+      expect(serverSide.data.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+      expect((serverSide.conn as unknown as { request: unknown }).request).toBeNull();
+      const snap = okData(await host.createRoom('Hana', 5000));
+      expect(
+        await host.must(snap.room.roomCode, { type: 'updateSettings', smallBlind: 10, bigBlind: 20 }),
+      ).toBe(2);
+    } finally {
+      host.close();
+    }
+  });
+});
