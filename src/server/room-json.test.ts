@@ -25,12 +25,40 @@ function sampleRoom(): Room {
 }
 
 describe('roomJson', () => {
-  it('is JSON.stringify of the room, computed once per room object', () => {
+  it('is JSON.stringify of the room, byte for byte', () => {
     const room = sampleRoom();
-    const first = roomJson(room);
-    expect(first).toBe(JSON.stringify(room));
-    expect(roomJson(room)).toBe(first);
-    expect(JSON.parse(first)).toEqual(room);
+    expect(roomJson(room)).toBe(JSON.stringify(room));
+    expect(JSON.parse(roomJson(room))).toEqual(room);
+    // Whatever the keys' order, undefined values, an empty log or odd text.
+    const odd = { nextEventSeq: 3, log: [], roomCode: 'A"\\B\u2028', extra: undefined, ledger: [] };
+    expect(roomJson(odd as unknown as Room)).toBe(JSON.stringify(odd));
+    const later = applyCommand(room, 'host', { type: 'act', action: 'CALL' }, 9);
+    if (!later.ok || !later.room) throw new Error('refused');
+    expect(roomJson(later.room)).toBe(JSON.stringify(later.room));
+  });
+
+  it('stringifies each log event once, however many rooms carry it', () => {
+    const room = sampleRoom();
+    const [first] = room.log;
+    if (!first) throw new Error('empty log');
+    // Every JSON.stringify of this event reads `at` exactly once.
+    let reads = 0;
+    const at = first.at;
+    const counted = { ...first };
+    Object.defineProperty(counted, 'at', {
+      enumerable: true,
+      get: () => {
+        reads++;
+        return at;
+      },
+    });
+    const log = [counted, ...room.log.slice(1)];
+    const a = { ...room, log };
+    const b = { ...room, log, lastActivity: 99 };
+    expect(roomJson(a)).toBe(JSON.stringify({ ...room, log: [{ ...first }, ...room.log.slice(1)] }));
+    expect(reads).toBe(1);
+    expect(JSON.parse(roomJson(b))).toEqual({ ...b, log: [{ ...first }, ...room.log.slice(1)] });
+    expect(reads).toBe(1);
   });
 });
 
@@ -41,7 +69,6 @@ describe('snapshot encoder', () => {
 
   it('encodes a room snapshot exactly as Socket.IO does', () => {
     const room = sampleRoom();
-    roomJson(room); // as after the store's save
     const packet = {
       type: PacketType.EVENT,
       nsp: '/',
@@ -56,7 +83,6 @@ describe('snapshot encoder', () => {
 
   it('encodes a broadcast (log cut by logDelta, logFrom set) exactly as Socket.IO does', () => {
     const room = sampleRoom();
-    roomJson(room);
     const delta = logDelta({ version: 5, room, presence: { host: true, p1: true } }, room.nextEventSeq - 1);
     expect(delta.room.log).toHaveLength(1);
     const packet = { type: PacketType.EVENT, nsp: '/', data: ['room', delta] };
