@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import type { ServerOptions } from 'socket.io';
 import { type Application, createApplication, DEFAULT_WEB_DIR } from './app';
 import { type Config, ConfigError, loadConfig, randomSecret, readOrCreateSecretFile } from './config';
@@ -70,6 +71,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
+  // Before the heap grows: from the next garbage collection on, V8 sizes the heap with this factor.
+  if (config.heapGrowingPercent > 0)
+    setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 
   const store = await createStore(config, logger);
   const sessionSecret = await resolveSessionSecret(config);

@@ -69,6 +69,7 @@ describe('config', () => {
       publicUrl: undefined,
       sessionSecret: undefined,
       trustProxy: false,
+      heapGrowingPercent: 150,
     });
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
@@ -87,6 +88,9 @@ describe('config', () => {
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
     expect(loadConfig({ SESSION_SECRET: '' }).sessionSecret).toBeUndefined();
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' })).toThrow(/HEAP_GROWING_PERCENT/);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '5000' })).toThrow(/HEAP_GROWING_PERCENT/);
   });
 
   it('the generated session secret is created once and kept', () => {
