@@ -14,19 +14,21 @@
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import type { LoggedEvent, Room } from '../engine/types';
 
-const eventJson = new WeakMap<LoggedEvent, string>();
+const eventJsons = new WeakMap<LoggedEvent, string>();
+
+/** JSON.stringify(event), computed once per (immutable) event object. */
+export function eventJson(e: LoggedEvent): string {
+  let json = eventJsons.get(e);
+  if (json === undefined) {
+    json = JSON.stringify(e);
+    eventJsons.set(e, json);
+  }
+  return json;
+}
 
 function logJson(log: LoggedEvent[]): string {
   let out = '[';
-  for (let i = 0; i < log.length; i++) {
-    const e = log[i]!;
-    let json = eventJson.get(e);
-    if (json === undefined) {
-      json = JSON.stringify(e);
-      eventJson.set(e, json);
-    }
-    out += i === 0 ? json : `,${json}`;
-  }
+  for (let i = 0; i < log.length; i++) out += i === 0 ? eventJson(log[i]!) : `,${eventJson(log[i]!)}`;
   return `${out}]`;
 }
 

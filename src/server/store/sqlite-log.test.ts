@@ -1,0 +1,158 @@
+/**
+ * The SQLite store's hand log (its own table, see sqlite-store.ts): the room row's JSON carries an empty
+ * log, `room_log` holds exactly the room's log after every write, failed writes touch nothing, deletes
+ * take the events with the room, and rows written before the table (the log inside the room JSON) load
+ * as they were and move into the table on their next save. Real rooms from the real engine; the file
+ * is read with a separate connection to see exactly what is stored.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyCommand, createRoom } from '../../engine';
+import { LOG_LIMIT } from '../../engine/room';
+import type { Command, Room } from '../../engine/types';
+import type { RoomStore, StoredRoom } from './room-store';
+import { createSqliteStore, SQLITE_FILE_NAME } from './sqlite-store';
+
+let dir: string;
+let opened: RoomStore[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chipless-log-'));
+  opened = [];
+});
+
+afterEach(async () => {
+  for (const store of opened) await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function open(): RoomStore {
+  const store = createSqliteStore({ dataDir: dir, checkpoints: false });
+  opened.push(store);
+  return store;
+}
+
+function withFile<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(join(dir, SQLITE_FILE_NAME));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The stored room JSON's log and the room_log seqs of `code`. */
+function stored(code: string): { rowLog: unknown; seqs: number[] } {
+  return withFile((db) => {
+    const json = db.prepare<[string], { room: string }>('SELECT room FROM rooms WHERE code = ?').get(code);
+    const seqs = db
+      .prepare<[string], number>('SELECT seq FROM room_log WHERE code = ? ORDER BY seq')
+      .pluck()
+      .all(code);
+    return { rowLog: json ? (JSON.parse(json.room) as Room).log : undefined, seqs };
+  });
+}
+
+let clock = 0;
+function apply(room: Room, actor: string, command: Command): Room {
+  const res = applyCommand(room, actor, command, ++clock);
+  if (!res.ok || !res.room) throw new Error(`${command.type} refused`);
+  return res.room;
+}
+
+/** A 3-player game, one room per committed change: long enough for the log to reach its cap. */
+function game(code: string, changes: number): Room[] {
+  let room = createRoom({ roomCode: code, hostId: 'ana', hostName: 'Ana', startingChips: 5_000, now: 0 });
+  const rooms = [room];
+  const push = (actor: string, command: Command) => {
+    room = apply(room, actor, command);
+    rooms.push(room);
+  };
+  for (const id of ['ben', 'cal']) {
+    push(id, { type: 'join', name: id, startingChips: 5_000 });
+    push('ana', { type: 'approve', playerId: id });
+  }
+  push('ana', { type: 'startGame' });
+  while (rooms.length < changes) {
+    const gs = room.gameState;
+    if (gs.stage === 'SHOWDOWN') {
+      if (gs.winnerIds.length === 0) push('ana', { type: 'declareWinners', winnerIds: ['ana'] });
+      else push('ana', { type: 'newHand' });
+    } else if (gs.currentTurnPlayerId) push(gs.currentTurnPlayerId, { type: 'act', action: 'CALL' });
+    else push('ana', { type: 'advanceStage' });
+  }
+  return rooms;
+}
+
+const record = (room: Room, version: number): StoredRoom => ({
+  room,
+  version,
+  appliedCommands: [{ commandId: `c${version}`, actorId: 'ana', version }],
+});
+
+describe('SQLite hand log', () => {
+  it('keeps the log in room_log, exactly the room log after every save, and loads it back', async () => {
+    const store = open();
+    const rooms = game('LOGAA', 120);
+    expect(await store.create(record(rooms[0]!, 1))).toBe(true);
+    for (let i = 1; i < rooms.length; i++) {
+      expect(await store.save(record(rooms[i]!, i + 1), i)).toBe(true);
+      const { rowLog, seqs } = stored('LOGAA');
+      expect(rowLog).toEqual([]);
+      expect(seqs).toEqual(rooms[i]!.log.map((e) => e.seq));
+    }
+    const last = rooms.at(-1)!;
+    expect(last.log).toHaveLength(LOG_LIMIT);
+    expect(last.log[0]!.seq).toBeGreaterThan(0);
+    expect((await store.load('LOGAA'))?.room).toEqual(last);
+    // And after reopening the file.
+    await store.close();
+    expect((await open().load('LOGAA'))?.room).toEqual(last);
+  });
+
+  it('a save that loses the version check or misses the room writes no event', async () => {
+    const store = open();
+    const rooms = game('LOGAB', 12);
+    await store.create(record(rooms[0]!, 1));
+    await store.save(record(rooms[1]!, 2), 1);
+    const before = stored('LOGAB');
+    expect(await store.save(record(rooms[5]!, 3), 1)).toBe(false);
+    expect(stored('LOGAB')).toEqual(before);
+    expect(await store.save(record({ ...rooms[5]!, roomCode: 'NOONE' }, 3), 2)).toBe(false);
+    expect(stored('NOONE').seqs).toEqual([]);
+    expect((await store.load('LOGAB'))?.room).toEqual(rooms[1]);
+  });
+
+  it('delete takes the events with the room; a wrong version keeps both', async () => {
+    const store = open();
+    const rooms = game('LOGAC', 10);
+    await store.create(record(rooms[9]!, 1));
+    expect(stored('LOGAC').seqs.length).toBeGreaterThan(5);
+    expect(await store.delete('LOGAC', 7)).toBe(false);
+    expect(stored('LOGAC').seqs).toEqual(rooms[9]!.log.map((e) => e.seq));
+    expect(await store.delete('LOGAC', 1)).toBe(true);
+    expect(stored('LOGAC').seqs).toEqual([]);
+    // The code can be used again, with a log of its own.
+    expect(await store.create(record(rooms[2]!, 1))).toBe(true);
+    expect(stored('LOGAC').seqs).toEqual(rooms[2]!.log.map((e) => e.seq));
+  });
+
+  it('a row written before room_log (the log in its JSON) loads as it was and moves on its next save', async () => {
+    const store = open();
+    const rooms = game('LOGAD', 70);
+    await store.create(record(rooms[0]!, 1));
+    // As the older store wrote it: the whole room, log included, in the row, nothing in room_log.
+    const old = rooms[60]!;
+    withFile((db) => {
+      db.prepare('UPDATE rooms SET version = 61, room = ? WHERE code = ?').run(JSON.stringify(old), 'LOGAD');
+      db.prepare('DELETE FROM room_log WHERE code = ?').run('LOGAD');
+    });
+    expect((await store.load('LOGAD'))?.room).toEqual(old);
+    expect(await store.save(record(rooms[61]!, 62), 61)).toBe(true);
+    expect(stored('LOGAD')).toEqual({ rowLog: [], seqs: rooms[61]!.log.map((e) => e.seq) });
+    expect((await store.load('LOGAD'))?.room).toEqual(rooms[61]);
+  });
+});
