@@ -55,8 +55,8 @@ async function createAdapter(
   const { createRedisAdapter } = await import('./redis-adapter');
   return createRedisAdapter(config.redisUrl, {
     keyPrefix: config.redisKeyPrefix,
-    // Presence asks every process; a frozen one must not hold a room's commands for long
-    // (the gateway then falls back to local presence for a while).
+    // Presence asks the other processes now and then (presence.ts); a frozen one must not hold a
+    // room's commands for long (presence.ts then uses what this process knows for a while).
     requestsTimeoutMs: 750,
     onError: (err) => logger.warn({ err }, 'redis adapter connection error'),
   });
