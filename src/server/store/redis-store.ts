@@ -5,7 +5,7 @@
  * - `room:{CODE}`       hash { v: version, room: JSON of the room, applied: JSON of the applied command
  *                       list }, with a TTL (roomTtlMs) refreshed by every create/save/touch, so a room
  *                       nobody uses disappears even when no process sweeps. The room JSON is roomJson(room)
- *                       (memoised: a full snapshot of the same room reuses the text, no second stringify).
+ *                       (its log events' JSON is computed once per event, room-json.ts).
  *                       Older versions wrote { v, data: JSON of the whole StoredRoom }: load still reads
  *                       that (a `data` field wins, since every write in this format deletes it) and the
  *                       next save rewrites the key in this format.
