@@ -5,45 +5,19 @@
  * migrated on open. The tables are read with a separate connection to see exactly what is stored.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { APPLIED_COMMANDS_KEPT, type RoomBroadcaster, RoomService } from '../room-service';
 import { sampleRoom } from './contract';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { createSqliteStore, SQLITE_FILE_NAME } from './sqlite-store';
+import { sqliteTestFile } from './sqlite-test-file';
 
-let dir: string;
-let opened: RoomStore[];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'chipless-applied-'));
-  opened = [];
-});
-
-afterEach(async () => {
-  for (const store of opened) await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(): RoomStore {
-  const store = createSqliteStore({ dataDir: dir, checkpoints: false });
-  opened.push(store);
-  return store;
-}
-
-/** Runs `fn` on a connection of its own to the store's file. */
-function withFile<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(join(dir, SQLITE_FILE_NAME));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+const file = sqliteTestFile('chipless-applied-');
+const { open, withFile } = file;
 
 /** The applied_commands rows of `code`, as stored, in version order. */
 function storedEntries(code: string): AppliedCommand[] {
@@ -273,8 +247,7 @@ function writeOldFile(
   rooms: Array<{ record: StoredRoom; applied?: string }>,
   counters: Record<string, number> = {},
 ) {
-  const db = new Database(join(dir, SQLITE_FILE_NAME));
-  try {
+  withFile((db) => {
     db.pragma('journal_mode = WAL');
     db.exec(OLD_SCHEMA);
     const insert = db.prepare(
@@ -290,9 +263,7 @@ function writeOldFile(
         db.prepare('INSERT INTO counters (key, value) VALUES (?, ?)').run(key, value);
       }
     })();
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** An old-format record at `version` holding the last min(version, 100) command ids. */
@@ -365,9 +336,9 @@ describe('SQLite store: migration from the applied JSON column', () => {
     const bad = oldRecord('BAD001', 2);
     for (const applied of ['not json', '{"commandId":"c"}', '[{"commandId":"c","actorId":"a"}]', '[null]']) {
       for (const suffix of ['', '-wal', '-shm'])
-        rmSync(join(dir, SQLITE_FILE_NAME + suffix), { force: true });
+        rmSync(join(file.dir, SQLITE_FILE_NAME + suffix), { force: true });
       writeOldFile([{ record: good }, { record: bad, applied }]);
-      expect(() => createSqliteStore({ dataDir: dir, checkpoints: false })).toThrow(
+      expect(() => createSqliteStore({ dataDir: file.dir, checkpoints: false })).toThrow(
         'SQLite migration: room BAD001 has an unreadable applied command list',
       );
       withFile((db) => {

@@ -5,44 +5,15 @@
  * as they were and move into the table on their next save. Real rooms from the real engine; the file
  * is read with a separate connection to see exactly what is stored.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyCommand, createRoom } from '../../engine';
 import { LOG_LIMIT } from '../../engine/room';
 import type { Command, Room } from '../../engine/types';
-import type { RoomStore, StoredRoom } from './room-store';
-import { createSqliteStore, SQLITE_FILE_NAME } from './sqlite-store';
+import type { StoredRoom } from './room-store';
+import { sqliteTestFile } from './sqlite-test-file';
 
-let dir: string;
-let opened: RoomStore[];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'chipless-log-'));
-  opened = [];
-});
-
-afterEach(async () => {
-  for (const store of opened) await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(): RoomStore {
-  const store = createSqliteStore({ dataDir: dir, checkpoints: false });
-  opened.push(store);
-  return store;
-}
-
-function withFile<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(join(dir, SQLITE_FILE_NAME));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+const file = sqliteTestFile('chipless-log-');
+const { open, withFile } = file;
 
 /** The stored room JSON's log and the room_log seqs of `code`. */
 function stored(code: string): { rowLog: unknown; seqs: number[] } {
