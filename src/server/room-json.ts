@@ -14,21 +14,26 @@
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import type { LoggedEvent, Room } from '../engine/types';
 
-const eventJsons = new WeakMap<LoggedEvent, string>();
+const remembered = new WeakMap<object, string>();
 
-/** JSON.stringify(event), computed once per (immutable) event object. */
-export function eventJson(e: LoggedEvent): string {
-  let json = eventJsons.get(e);
+/**
+ * JSON.stringify(value), computed once per object and kept for as long as the object lives. Only for
+ * objects never mutated after (log events, applied command entries).
+ */
+export function immutableJson(value: object): string {
+  let json = remembered.get(value);
   if (json === undefined) {
-    json = JSON.stringify(e);
-    eventJsons.set(e, json);
+    json = JSON.stringify(value);
+    remembered.set(value, json);
   }
   return json;
 }
 
-function logJson(log: LoggedEvent[]): string {
+/** JSON.stringify(list), from each (immutable) element's remembered JSON. */
+export function immutableListJson(list: readonly object[]): string {
   let out = '[';
-  for (let i = 0; i < log.length; i++) out += i === 0 ? eventJson(log[i]!) : `,${eventJson(log[i]!)}`;
+  for (let i = 0; i < list.length; i++)
+    out += i === 0 ? immutableJson(list[i]!) : `,${immutableJson(list[i]!)}`;
   return `${out}]`;
 }
 
@@ -42,7 +47,9 @@ export function roomJson(room: Room): string {
   for (const key of Object.keys(room)) {
     const value = (room as unknown as Record<string, unknown>)[key];
     const json =
-      key === 'log' && Array.isArray(value) ? logJson(value as LoggedEvent[]) : JSON.stringify(value);
+      key === 'log' && Array.isArray(value)
+        ? immutableListJson(value as LoggedEvent[])
+        : JSON.stringify(value);
     if (json === undefined) continue;
     out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${json}`;
   }

@@ -21,7 +21,7 @@
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Room } from '../../engine/types';
-import { roomJson } from '../room-json';
+import { immutableListJson, roomJson } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 
 type RedisClient = ReturnType<typeof newClient>;
@@ -124,28 +124,6 @@ end
 return idle
 `);
 
-const appliedMemo = new WeakMap<AppliedCommand, string>();
-
-/**
- * JSON.stringify(list), from each entry's JSON remembered for as long as the entry lives. A save's list
- * is the previous one plus the new command (room-service.ts keeps the entry objects), so each entry is
- * stringified once instead of the whole list (100 entries, ~35 µs) on every save. Entries must not be
- * mutated after they are saved.
- */
-function appliedJson(list: AppliedCommand[]): string {
-  let json = '[';
-  for (let i = 0; i < list.length; i++) {
-    const entry = list[i]!;
-    let text = appliedMemo.get(entry);
-    if (text === undefined) {
-      text = JSON.stringify(entry);
-      appliedMemo.set(entry, text);
-    }
-    json += i === 0 ? text : `,${text}`;
-  }
-  return `${json}]`;
-}
-
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
 export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
 
@@ -205,6 +183,16 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     }
   }
 
+  /** The ARGV a write shares between CREATE and SAVE: version, room, applied, ttlMs, lastActivity, code. */
+  const writeArgs = ({ room, version, appliedCommands }: StoredRoom): string[] => [
+    String(version),
+    roomJson(room),
+    immutableListJson(appliedCommands),
+    ttlMs,
+    String(room.lastActivity),
+    room.roomCode,
+  ];
+
   return {
     async load(roomCode) {
       const [v, room, applied, data] = await client.hmGet(roomKey(roomCode), [
@@ -228,40 +216,14 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     },
 
     async create(record) {
-      const { room } = record;
-      const code = room.roomCode;
-      const created = await run(
-        CREATE,
-        [roomKey(code), activityKey],
-        [
-          String(record.version),
-          roomJson(room),
-          appliedJson(record.appliedCommands),
-          ttlMs,
-          String(room.lastActivity),
-          code,
-        ],
-      );
-      return created === 1;
+      const code = record.room.roomCode;
+      return (await run(CREATE, [roomKey(code), activityKey], writeArgs(record))) === 1;
     },
 
     async save(record, expectedVersion) {
-      const { room } = record;
-      const code = room.roomCode;
-      const saved = await run(
-        SAVE,
-        [roomKey(code), activityKey],
-        [
-          String(expectedVersion),
-          String(record.version),
-          roomJson(room),
-          appliedJson(record.appliedCommands),
-          ttlMs,
-          String(room.lastActivity),
-          code,
-        ],
-      );
-      return saved === 1;
+      const code = record.room.roomCode;
+      const args = [String(expectedVersion), ...writeArgs(record)];
+      return (await run(SAVE, [roomKey(code), activityKey], args)) === 1;
     },
 
     async delete(roomCode, expectedVersion) {

@@ -49,7 +49,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
-import { eventJson, roomJson } from '../room-json';
+import { immutableJson, roomJson } from '../room-json';
 import { APPLIED_COMMANDS_KEPT } from '../room-service';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpointer';
@@ -171,7 +171,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
   /** Makes `room_log` hold exactly `log`: inserts the events above the highest stored seq, deletes the older ones. */
   const writeLog = (code: string, log: LoggedEvent[]) => {
     const last = selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
-    for (const e of log) if (e.seq > last) insertEvent.run(code, e.seq, eventJson(e));
+    for (const e of log) if (e.seq > last) insertEvent.run(code, e.seq, immutableJson(e));
     if (log.length === 0) deleteLog.run(code);
     else pruneLog.run(code, log[0]!.seq);
   };
