@@ -13,11 +13,11 @@
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from '../src/server/free-port';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { emptyCounts, type FromWorker, type TargetMode, type ToWorker, type WorkerCounts } from './messages';
 import { type LatencySummary, machineBusyCpuMs, processCpuMs, processMemoryMb, summarize } from './stats';
@@ -148,18 +148,6 @@ function machineInfo() {
     gitCommit: shell(`git -C ${JSON.stringify(root)} rev-parse --short HEAD`),
     gitDirty: shell(`git -C ${JSON.stringify(root)} status --porcelain src | wc -l`) !== '0',
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
 }
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
