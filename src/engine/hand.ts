@@ -19,7 +19,7 @@ import {
 import { buildPots, type Contribution, potTotal, splitPot, uncalledBet } from './pots';
 import { seatIds } from './room';
 import { canAct, clockwiseFromDealer, inHand, positions } from './seats';
-import type { AutoAdvancedReason, Player, Pot, Stage } from './types';
+import type { AutoAdvancedReason, GameState, Player, Pot, Stage } from './types';
 
 /** Stages in order (SPEC section 4). */
 export const STAGES: readonly Stage[] = ['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN'];
@@ -121,16 +121,21 @@ function unreachable(_x: never): never {
   throw new Error('unreachable');
 }
 
+/** Moves the hand to `stage`; nothing to advance to until its betting round is over. */
+function enterStage(gs: GameState, stage: Stage): void {
+  gs.stage = stage;
+  gs.stageProgress = STAGES.indexOf(stage);
+  gs.canAdvanceStage = false;
+  gs.nextStage = null;
+  gs.nextStageName = null;
+}
+
 /** Betting is over with several players left: SHOWDOWN, the host declares the winners. */
 function goToShowdown(d: Draft, reason: AutoAdvancedReason | null, remaining: number): void {
   returnUncalled(d);
   const gs = d.gs;
-  gs.stage = 'SHOWDOWN';
-  gs.stageProgress = STAGES.indexOf('SHOWDOWN');
+  enterStage(gs, 'SHOWDOWN');
   gs.currentTurnPlayerId = null;
-  gs.canAdvanceStage = false;
-  gs.nextStage = null;
-  gs.nextStageName = null;
   gs.autoAdvancedReason = reason;
   gs.message = showdown(remaining);
   refreshPots(d);
@@ -182,12 +187,8 @@ function endHand(d: Draft, winnerIds: string[]): void {
   }
   const gs = d.gs;
   gs.departedContributions = {};
-  gs.stage = 'SHOWDOWN';
-  gs.stageProgress = STAGES.indexOf('SHOWDOWN');
+  enterStage(gs, 'SHOWDOWN');
   gs.currentTurnPlayerId = null;
-  gs.canAdvanceStage = false;
-  gs.nextStage = null;
-  gs.nextStageName = null;
   gs.winnerIds = winnerIds;
   gs.pots = [{ id: 'main', amount: 0, eligiblePlayers: [], isMainPot: true }];
 }
@@ -222,15 +223,11 @@ export function startHand(d: Draft): Outcome {
 
   const settings = d.room.settings;
   const gs = d.gs;
-  gs.stage = 'PRE_FLOP';
-  gs.stageProgress = 0;
+  enterStage(gs, 'PRE_FLOP');
   gs.handNumber += 1;
   gs.dealerId = dealer.id;
   gs.dealerSeat = dealer.joinedAt;
   gs.currentTurnPlayerId = null;
-  gs.canAdvanceStage = false;
-  gs.nextStage = null;
-  gs.nextStageName = null;
   gs.lastRaiseAmount = 0;
   gs.autoAdvancedReason = null;
   gs.message = null;
@@ -304,11 +301,7 @@ export function advanceStage(d: Draft, actorId: string): Outcome {
     }
   }
   const gs = d.gs;
-  gs.stage = next;
-  gs.stageProgress = STAGES.indexOf(next);
-  gs.canAdvanceStage = false;
-  gs.nextStage = null;
-  gs.nextStageName = null;
+  enterStage(gs, next);
   gs.lastRaiseAmount = 0;
   gs.autoAdvancedReason = null;
   if (next === 'SHOWDOWN') {
