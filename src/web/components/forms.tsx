@@ -97,3 +97,33 @@ export function FormError({ message }: { message: string | null }) {
     </p>
   ) : null;
 }
+
+/** The end of a dialog's form: its error line and the submit button, which shows `pendingLabel` while sending. */
+export function FormSubmit({
+  error,
+  pending,
+  disabled = false,
+  label,
+  pendingLabel,
+  large = false,
+}: {
+  error: string | null;
+  pending: boolean;
+  disabled?: boolean;
+  label: string;
+  pendingLabel: string;
+  large?: boolean;
+}) {
+  return (
+    <>
+      <FormError message={error} />
+      <button
+        type="submit"
+        className={large ? 'button primary block large' : 'button primary block'}
+        disabled={pending || disabled}
+      >
+        {pending ? pendingLabel : label}
+      </button>
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { centsOrNull, Field, FormError, useAction } from '../components/forms';
+import { centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { approvedPlayers } from '../game/view';
 import { rebuy as t } from '../texts';
@@ -51,10 +51,7 @@ export function RebuyModal({ room, send, onClose }: Props) {
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
         />
-        <FormError message={error} />
-        <button type="submit" className="button primary block" disabled={pending}>
-          {pending ? t.loading : t.submit}
-        </button>
+        <FormSubmit error={error} pending={pending} label={t.submit} pendingLabel={t.loading} />
       </form>
     </Modal>
   );

@@ -7,7 +7,7 @@ import {
   STARTING_CHIPS_MIN_DOLLARS,
 } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
-import { acceptDollarTyping, centsOrNull, Field, FormError, useAction } from '../components/forms';
+import { acceptDollarTyping, centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
 
@@ -93,10 +93,13 @@ export function CreateRoomModal({ onClose, onCreate }: CreateProps) {
     <Modal title={t.title} onClose={onClose}>
       <form onSubmit={submit} noValidate className="form">
         <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName />
-        <FormError message={error} />
-        <button type="submit" className="button primary block" disabled={pending || !chips.valid}>
-          {pending ? t.loading : t.submit}
-        </button>
+        <FormSubmit
+          error={error}
+          pending={pending}
+          disabled={!chips.valid}
+          label={t.submit}
+          pendingLabel={t.loading}
+        />
       </form>
     </Modal>
   );
@@ -147,10 +150,13 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
           onChange={(e) => setCode(normaliseRoomCode(e.target.value))}
         />
         <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName={code !== ''} />
-        <FormError message={error} />
-        <button type="submit" className="button primary block" disabled={pending || !chips.valid}>
-          {pending ? t.loading : t.submit}
-        </button>
+        <FormSubmit
+          error={error}
+          pending={pending}
+          disabled={!chips.valid}
+          label={t.submit}
+          pendingLabel={t.loading}
+        />
       </form>
     </Modal>
   );

@@ -3,7 +3,7 @@ import { dollarsToCents } from '../../engine';
 import type { Command, Settings } from '../../engine/types';
 import { BLIND_MIN_DOLLARS } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
-import { Field, FormError, useAction } from '../components/forms';
+import { Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { settings as t } from '../texts';
 
@@ -62,10 +62,7 @@ export function SettingsModal({ settings, send, onClose }: Props) {
           value={big}
           onChange={(e) => setBig(e.target.value)}
         />
-        <FormError message={error} />
-        <button type="submit" className="button primary block" disabled={pending}>
-          {pending ? t.loading : t.submit}
-        </button>
+        <FormSubmit error={error} pending={pending} label={t.submit} pendingLabel={t.loading} />
       </form>
     </Modal>
   );

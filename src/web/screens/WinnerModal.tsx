@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Pot, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { FormError, useAction } from '../components/forms';
+import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { livePots, playersInHand, potNumber, potTotal } from '../game/view';
 import { winner as t, table } from '../texts';
@@ -84,10 +84,14 @@ export function WinnerModal({ room, send, onClose }: Props) {
             })}
           </fieldset>
         ))}
-        <FormError message={error} />
-        <button type="submit" className="button primary block large" disabled={pending || !complete}>
-          {pending ? t.loading : split ? t.awardSplit : t.award}
-        </button>
+        <FormSubmit
+          error={error}
+          pending={pending}
+          disabled={!complete}
+          label={split ? t.awardSplit : t.award}
+          pendingLabel={t.loading}
+          large
+        />
       </form>
     </Modal>
   );
