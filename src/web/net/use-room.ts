@@ -114,11 +114,12 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     };
   }, [factory, enter, forget]);
 
-  const createRoom = useCallback(
-    async (name: string, startingChips: number) => {
+  /** Creating or joining: on success the room is entered and any old notice goes. */
+  const takeSeat = useCallback(
+    async (request: (client: RoomClient) => Promise<Ack<RoomSnapshot>>) => {
       const client = clientRef.current;
       if (!client) return offline<RoomSnapshot>();
-      const res = await client.createRoom(name, startingChips);
+      const res = await request(client);
       if (res.ok) {
         setNotice(null);
         enter(res.data);
@@ -128,18 +129,15 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     [enter],
   );
 
+  const createRoom = useCallback(
+    (name: string, startingChips: number) => takeSeat((c) => c.createRoom(name, startingChips)),
+    [takeSeat],
+  );
+
   const joinRoom = useCallback(
-    async (roomCode: string, name: string, startingChips: number) => {
-      const client = clientRef.current;
-      if (!client) return offline<RoomSnapshot>();
-      const res = await client.joinRoom(roomCode, name, startingChips);
-      if (res.ok) {
-        setNotice(null);
-        enter(res.data);
-      }
-      return res;
-    },
-    [enter],
+    (roomCode: string, name: string, startingChips: number) =>
+      takeSeat((c) => c.joinRoom(roomCode, name, startingChips)),
+    [takeSeat],
   );
 
   const send = useCallback((command: Command) => {
