@@ -1,12 +1,13 @@
 /**
  * A synthetic mid-hand snapshot of a 6-player room, used as the floor's payload only when no real
- * snapshot was captured (e.g. `--store` runs failed before play). Shaped like the engine's Room.
+ * snapshot was captured (e.g. `--store` runs failed before play). Shaped like a broadcast: the engine's
+ * Room with only the change's new log events (RoomSnapshot.logFrom).
  */
 import type { LoggedEvent, Player, Room } from '../src/engine/types';
 import type { RoomSnapshot } from '../src/shared/protocol';
 
-/** A plausible 6-player snapshot in the middle of a hand, with `logEvents` entries in the hand log. */
-export function syntheticSnapshot(logEvents = 50): RoomSnapshot {
+/** A plausible 6-player broadcast in the middle of a hand, carrying `logEvents` new log events. */
+export function syntheticSnapshot(logEvents = 1): RoomSnapshot {
   const now = 1_760_000_000_000;
   const players: Record<string, Player> = {};
   const ids = Array.from({ length: 6 }, (_, i) => `p-${i}-0f8fad5b-d9cb-469f-a165-70867728950e`);
@@ -72,5 +73,6 @@ export function syntheticSnapshot(logEvents = 50): RoomSnapshot {
     log,
     nextEventSeq: logEvents,
   };
-  return { version: 42, room, presence: Object.fromEntries(ids.map((id) => [id, true])) };
+  const presence = Object.fromEntries(ids.map((id) => [id, true]));
+  return { version: 42, room, presence, logFrom: 0 };
 }
