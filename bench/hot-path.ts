@@ -10,7 +10,7 @@
  * benchmark (load.ts) measures the whole thing end to end.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
   await play(Math.min(COMMANDS, ROOMS * 40)); // warm-up: lobbies done, logs full, JIT warm
   measuring = true;
   const cpu0 = process.cpuUsage();
+  const written0 = bytesWritten();
   const t0 = performance.now();
   const samples: number[] = [];
   let refused = 0;
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
   }
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const written = bytesWritten() - written0;
   const per = (ms: number) => Math.round((ms * 1000) / COMMANDS);
   const total = per(wall);
   console.log(
@@ -148,9 +150,22 @@ async function main(): Promise<void> {
   console.log(`  store.load            ${per(spent.load)} µs`);
   console.log(`  store.save            ${per(spent.save)} µs`);
   console.log(`  snapshot JSON         ${per(spent.serialise)} µs`);
+  console.log(
+    `  bytes written         ${Math.round(written / COMMANDS)} per command (write calls, WAL + checkpoints)`,
+  );
   console.log(`  per 1000-command batch (µs/command): ${JSON.stringify(summarize(samples))}`);
   await raw.close();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Bytes this process has passed to write calls so far (`wchar` of /proc/self/io; 0 where there is none). */
+function bytesWritten(): number {
+  try {
+    const match = /^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 main().catch((err: unknown) => {

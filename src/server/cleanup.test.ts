@@ -1,5 +1,8 @@
 /** Integration: idle rooms are deleted; rooms with a connected player count as active. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRoom } from '../engine';
+import { TOUCH_BATCH } from './cleanup';
+import { randomRoomCode } from './room-service';
 import { okData, sleep, startServer, TestClient, type TestServer } from './test-helpers';
 
 let server: TestServer | undefined;
@@ -66,6 +69,34 @@ describe('idle room cleanup', () => {
     expect(await server.store.load(abandoned.code)).toBeNull();
     expect(await server.store.load(watched.code)).not.toBeNull();
     expect(watched.host.gone).toEqual([]);
+  });
+
+  it('touches every watched room when there are more than one write takes, and only those', async () => {
+    let t = 1_900_000_000_000;
+    server = await startServer({
+      now: () => t,
+      env: { ROOM_IDLE_MS: '600000', CLEANUP_INTERVAL_MS: '3600000' },
+    });
+    const codes = new Set<string>();
+    while (codes.size < 2 * TOUCH_BATCH + 51) codes.add(randomRoomCode());
+    const [unwatched, ...watched] = [...codes] as [string, ...string[]];
+    for (const code of codes) {
+      const room = createRoom({ roomCode: code, hostId: 'h', hostName: 'Hana', startingChips: 5000, now: t });
+      expect(await server.store.create({ room, version: 1, appliedCommands: [] })).toBe(true);
+    }
+    // One phone watching all but one of the rooms.
+    const phone = await TestClient.connect(server.url);
+    clients.push(phone);
+    const [socket] = await server.app.io.fetchSockets();
+    socket?.join(watched);
+
+    t += 9 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: watched.length, deleted: 0 });
+    t += 2 * 60_000; // 11 minutes after creation, 2 after the touch
+    expect(await server.store.listIdle(t - 600_000)).toEqual([unwatched]);
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: watched.length, deleted: 1 });
+    expect(await server.store.load(unwatched)).toBeNull();
+    for (const code of watched) expect((await server.store.load(code))?.version).toBe(1);
   });
 
   it('a room expiring while a player watches it from elsewhere tells them gone {expired}', async () => {

@@ -10,6 +10,9 @@ import type { RoomService } from './room-service';
 import { type ChiplessServer, isRoomCode } from './socket-gateway';
 import type { RoomStore } from './store/room-store';
 
+/** Rooms touched per store write by the sweep. */
+export const TOUCH_BATCH = 200;
+
 export interface CleanupDeps {
   io: ChiplessServer;
   service: RoomService;
@@ -34,12 +37,17 @@ export function startCleanup(deps: CleanupDeps): Cleanup {
 
   const sweep = async () => {
     const t = now();
-    let touched = 0;
+    const watched: string[] = [];
     for (const [code, sockets] of localRooms()) {
-      if (!isRoomCode(code) || sockets.size === 0) continue;
-      await store.touch(code, t);
-      touched++;
+      if (isRoomCode(code) && sockets.size > 0) watched.push(code);
     }
+    // A few hundred rooms per write, with a turn of the event loop between: commands waiting meanwhile
+    // run in between instead of behind one write of every room (~30 µs a room on SQLite).
+    for (let i = 0; i < watched.length; i += TOUCH_BATCH) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      await store.touch(watched.slice(i, i + TOUCH_BATCH), t);
+    }
+    const touched = watched.length;
     let deleted = 0;
     for (const code of await store.listIdle(t - config.roomIdleMs)) {
       if (await service.expire(code, () => hasLocalSockets(code))) deleted++;

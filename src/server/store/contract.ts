@@ -299,7 +299,7 @@ export function runRoomStoreContract(name: string, makeStore: () => Promise<Cont
         const t = 1_800_000_000_000 + randomInt(1_000_000);
         const rec = record(randomCode(), 1, t);
         await store.create(rec);
-        await store.touch(rec.room.roomCode, t + 60_000);
+        await store.touch([rec.room.roomCode], t + 60_000);
         expect(await store.listIdle(t + 30_000)).not.toContain(rec.room.roomCode);
         expect(await store.listIdle(t + 60_001)).toContain(rec.room.roomCode);
         const loaded = await store.load(rec.room.roomCode);
@@ -317,9 +317,25 @@ export function runRoomStoreContract(name: string, makeStore: () => Promise<Cont
         expect(await store.listIdle(t + 100_001)).toContain(v1.room.roomCode);
       });
 
+      it('touch moves many rooms at once and skips the codes of rooms that do not exist', async () => {
+        const t = 1_800_000_000_000 + randomInt(1_000_000);
+        const rooms = [record(randomCode(), 1, t), record(randomCode(), 1, t), record(randomCode(), 1, t)];
+        for (const r of rooms) await store.create(r);
+        const missing = randomCode();
+        const [a, b, c] = rooms.map((r) => r.room.roomCode) as [string, string, string];
+        await store.touch([a, missing, c], t + 60_000);
+        const idle = await store.listIdle(t + 30_000);
+        expect(idle).not.toContain(a);
+        expect(idle).toContain(b);
+        expect(idle).not.toContain(c);
+        expect(await store.load(missing)).toBeNull();
+        await store.touch([], t + 90_000);
+        expect(await store.listIdle(t + 30_000)).toContain(b);
+      });
+
       it('touch of an unknown code does nothing (and does not create it)', async () => {
         const code = randomCode();
-        await store.touch(code, Date.now());
+        await store.touch([code], Date.now());
         expect(await store.load(code)).toBeNull();
         expect(await store.listIdle(Number.MAX_SAFE_INTEGER)).not.toContain(code);
       });

@@ -103,7 +103,7 @@ describe.skipIf(gate.skip)('redis store', () => {
       await store.create(kept);
       await store.create(dropped);
       await new Promise((r) => setTimeout(r, 200));
-      await store.touch(kept.room.roomCode, Date.now());
+      await store.touch([kept.room.roomCode], Date.now());
       await new Promise((r) => setTimeout(r, 200));
       expect(await store.load(dropped.room.roomCode)).toBeNull();
       expect(await store.load(kept.room.roomCode)).toEqual(kept);
@@ -260,7 +260,7 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await rawHash(old.room.roomCode)).toEqual(before);
         expect(await store.load(old.room.roomCode)).toEqual(old);
 
-        await store.touch(old.room.roomCode, 5);
+        await store.touch([old.room.roomCode], 5);
         expect(await store.listIdle(6)).toContain(old.room.roomCode);
         expect(await store.delete(old.room.roomCode, 2)).toBe(false);
         expect(await store.delete(old.room.roomCode, 3)).toBe(true);

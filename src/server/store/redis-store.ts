@@ -235,8 +235,11 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       return deleted === 1;
     },
 
-    async touch(roomCode, now) {
-      await run(TOUCH, [roomKey(roomCode), activityKey], [ttlMs, String(now), roomCode]);
+    async touch(roomCodes, now) {
+      // Sent together: the client pipelines them on one connection.
+      await Promise.all(
+        roomCodes.map((code) => run(TOUCH, [roomKey(code), activityKey], [ttlMs, String(now), code])),
+      );
     },
 
     async listIdle(before) {

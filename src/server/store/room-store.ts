@@ -34,8 +34,12 @@ export interface RoomStore {
   save(record: StoredRoom, expectedVersion: number): Promise<boolean>;
   /** Deletes the room when the stored version equals `expectedVersion`. False when it did not. */
   delete(roomCode: string, expectedVersion: number): Promise<boolean>;
-  /** Marks the room active at `now` (keeps it from idle cleanup / refreshes its TTL) without a version change. */
-  touch(roomCode: string, now: number): Promise<void>;
+  /**
+   * Marks the rooms active at `now` (keeps them from idle cleanup / refreshes their TTL) without a
+   * version change; codes of rooms that do not exist are skipped. One call for many rooms, so the
+   * periodic sweep pays for one write (one SQLite transaction) rather than one per room.
+   */
+  touch(roomCodes: readonly string[], now: number): Promise<void>;
   /** Codes of rooms whose last activity is before `before` (ms). */
   listIdle(before: number): Promise<string[]>;
   /** Adds to analytics counters atomically (keys like 'daily_analytics/2026-11-21/games_started'). */
