@@ -60,6 +60,59 @@ describe('roomJson', () => {
     expect(JSON.parse(roomJson(b))).toEqual({ ...b, log: [{ ...first }, ...room.log.slice(1)] });
     expect(reads).toBe(1);
   });
+
+  it("reuses the last room's JSON for a copy that differs only in its log, and only then", () => {
+    const room = sampleRoom();
+    // Counts how often the settings are stringified.
+    let stringified = 0;
+    const settings = {
+      ...room.settings,
+      toJSON: () => {
+        stringified++;
+        return room.settings;
+      },
+    };
+    const counted = { ...room, settings } as Room;
+    const expected = (r: Room) => JSON.stringify({ ...r, settings: room.settings });
+
+    expect(roomJson(counted)).toBe(expected(counted));
+    expect(stringified).toBe(1);
+    // The store's copy (log empty) and the broadcast's (log cut): the same skeleton.
+    const forStore = { ...counted, log: [] };
+    const forBroadcast = logDelta({ version: 2, room: counted, presence: {} }, room.nextEventSeq - 1).room;
+    expect(roomJson(forStore)).toBe(expected(forStore));
+    expect(roomJson(forBroadcast)).toBe(expected(forBroadcast));
+    expect(stringified).toBe(1);
+
+    // Any other value changed (even to an equal copy), a key added, or the keys reordered: stringified again.
+    const changed = { ...counted, lastActivity: counted.lastActivity + 1 };
+    expect(roomJson(changed)).toBe(expected(changed));
+    expect(stringified).toBe(2);
+    const copied = { ...counted, players: { ...counted.players } };
+    expect(roomJson(copied)).toBe(expected(copied));
+    expect(stringified).toBe(3);
+    const added = { ...counted, extra: 1 } as Room;
+    expect(roomJson(added)).toBe(expected(added));
+    expect(stringified).toBe(4);
+    const { log, ...rest } = counted;
+    const reordered = { log, ...rest } as Room;
+    expect(roomJson(reordered)).toBe(expected(reordered));
+    expect(stringified).toBe(5);
+    // Back to the first room: its skeleton was replaced, so stringified again, still exact.
+    expect(roomJson(counted)).toBe(expected(counted));
+    expect(stringified).toBe(6);
+  });
+
+  it('stringifies a room without a log list as JSON.stringify does', () => {
+    const noLog = { roomCode: 'AB3DE', nextEventSeq: 1 } as unknown as Room;
+    expect(roomJson(noLog)).toBe(JSON.stringify(noLog));
+    const oddLog = { roomCode: 'AB3DE', log: 'x', players: {} } as unknown as Room;
+    expect(roomJson(oddLog)).toBe(JSON.stringify(oddLog));
+    const logOnly = { log: [] } as unknown as Room;
+    expect(roomJson(logOnly)).toBe('{"log":[]}');
+    const logFirst = { log: [], a: 1, b: undefined, c: 'x' } as unknown as Room;
+    expect(roomJson(logFirst)).toBe(JSON.stringify(logFirst));
+  });
 });
 
 describe('snapshot encoder', () => {

@@ -12,7 +12,7 @@
  * (log-delta.ts) anyway.
  */
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
-import type { LoggedEvent, Room } from '../engine/types';
+import type { Room } from '../engine/types';
 
 const remembered = new WeakMap<object, string>();
 
@@ -38,22 +38,71 @@ export function immutableListJson(list: readonly object[]): string {
 }
 
 /**
+ * The JSON of a room's keys other than `log`, split where the log's JSON goes: `before` ends with
+ * `"log":`, `after` starts with what follows the log (a comma or the closing brace).
+ */
+interface Skeleton {
+  room: Room;
+  keys: string[];
+  before: string;
+  after: string;
+}
+
+/**
+ * The skeleton of the last room stringified. A command's room is stringified twice in a row: for the
+ * store (its log empty, sqlite-store.ts) and for the broadcast (its log cut to the new events,
+ * log-delta.ts); both are copies of the committed room that differ only in `log`, so the second reuses
+ * the first's skeleton (~13 µs a command at 1,000 rooms, bench/README.md). One slot only: a skeleton
+ * is ~3 KB, and keeping one per room would hold them until each room's next command.
+ */
+let lastSkeleton: Skeleton | null = null;
+
+/** True when `room` has `skeleton`'s keys in its order, each holding the very same value, `log` aside. */
+function fits(skeleton: Skeleton, room: Room, keys: string[]): boolean {
+  if (keys.length !== skeleton.keys.length) return false;
+  const values = room as unknown as Record<string, unknown>;
+  const known = skeleton.room as unknown as Record<string, unknown>;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== skeleton.keys[i]) return false;
+    if (key !== 'log' && values[key] !== known[key]) return false;
+  }
+  return true;
+}
+
+/** `room`'s skeleton (the last one when it fits), or null when the room has no log list. */
+function skeletonOf(room: Room): Skeleton | null {
+  const keys = Object.keys(room);
+  if (lastSkeleton !== null && fits(lastSkeleton, room, keys)) return lastSkeleton;
+  if (!Array.isArray(room.log)) return null;
+  let before = '{';
+  let after = '';
+  let logSeen = false;
+  for (const key of keys) {
+    if (key === 'log') {
+      before += `${before.length === 1 ? '' : ','}"log":`;
+      logSeen = true;
+      continue;
+    }
+    const json = JSON.stringify((room as unknown as Record<string, unknown>)[key]);
+    if (json === undefined) continue;
+    if (logSeen) after += `,${JSON.stringify(key)}:${json}`;
+    else before += `${before.length === 1 ? '' : ','}${JSON.stringify(key)}:${json}`;
+  }
+  lastSkeleton = { room, keys, before, after: `${after}}` };
+  return lastSkeleton;
+}
+
+/**
  * JSON.stringify(room), byte for byte: the top-level keys in the room's own order, each value
  * stringified as JSON.stringify would (undefined and function values left out), the log from its
- * events' remembered JSON. Log events must never be mutated (the engine never does).
+ * events' remembered JSON, the rest from the last room's skeleton when only the log differs. Rooms
+ * and their log events must never be mutated (the engine never does).
  */
 export function roomJson(room: Room): string {
-  let out = '{';
-  for (const key of Object.keys(room)) {
-    const value = (room as unknown as Record<string, unknown>)[key];
-    const json =
-      key === 'log' && Array.isArray(value)
-        ? immutableListJson(value as LoggedEvent[])
-        : JSON.stringify(value);
-    if (json === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${json}`;
-  }
-  return `${out}}`;
+  const skeleton = skeletonOf(room);
+  if (skeleton === null) return JSON.stringify(room);
+  return `${skeleton.before}${immutableListJson(room.log)}${skeleton.after}`;
 }
 
 /** A RoomSnapshot with its keys in the order its builders write them (so the text is JSON.stringify's). */
