@@ -289,8 +289,9 @@ export class RoomService {
       }
       this.remember(next);
 
-      this.emitEvents(roomCode, actorId, byHost, result.events);
       await this.announce(current, next, options);
+      // After the broadcast: analytics may write (a store transaction) and phones should not wait for it.
+      this.emitEvents(roomCode, actorId, byHost, result.events);
       return { ok: true, version, record: next, duplicate: false };
     }
     this.deps.logger.error(
