@@ -1,14 +1,16 @@
 /**
- * The SQLite store's applied command ids (their own table, see sqlite-store.ts): a save writes only the
- * new entries and prunes to the newest APPLIED_COMMANDS_KEPT, failed writes leave no entries, deletes
- * take them with the room, and a file of the older format (the list as JSON in `rooms.applied`) is
- * migrated on open. The tables are read with a separate connection to see exactly what is stored.
+ * The SQLite store's applied command ids (a ring of slots, see sqlite-store.ts): a save writes only the
+ * new entry into its slot and the store holds the newest APPLIED_COMMANDS_KEPT, failed writes leave no
+ * entries, deletes take them with the room, and files of the older formats (the list as JSON in
+ * `rooms.applied`; one row per entry in `applied_commands`, with the log in `room_log`) are migrated on
+ * open. The tables are read with a separate connection to see exactly what is stored.
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import type { LoggedEvent } from '../../engine/types';
 import { createLogger } from '../logger';
 import { APPLIED_COMMANDS_KEPT, type RoomBroadcaster, RoomService } from '../room-service';
 import { sampleRoom } from './contract';
@@ -19,21 +21,19 @@ import { sqliteTestFile } from './sqlite-test-file';
 const file = sqliteTestFile('chipless-applied-');
 const { open, withFile } = file;
 
-/** The applied_commands rows of `code`, as stored, in version order. */
+/** The applied_slots rows of `code`, as stored, in version order. */
 function storedEntries(code: string): AppliedCommand[] {
   return withFile((db) =>
     db
       .prepare<[string], AppliedCommand>(
-        'SELECT command_id AS commandId, actor_id AS actorId, version FROM applied_commands WHERE code = ? ORDER BY version',
+        'SELECT command_id AS commandId, actor_id AS actorId, version FROM applied_slots WHERE code = ? ORDER BY version',
       )
       .all(code),
   );
 }
 
 function countEntries(): number {
-  return withFile(
-    (db) => db.prepare<[], { n: number }>('SELECT count(*) AS n FROM applied_commands').get()!.n,
-  );
+  return withFile((db) => db.prepare<[], { n: number }>('SELECT count(*) AS n FROM applied_slots').get()!.n);
 }
 
 function entry(version: number): AppliedCommand {
@@ -54,7 +54,7 @@ function next(prev: StoredRoom): StoredRoom {
   };
 }
 
-describe('SQLite store: applied command ids in their own table', () => {
+describe('SQLite store: applied command ids in their slots', () => {
   it('a save adds the new entry and prunes to the newest 100; load returns what was saved', async () => {
     const store = open();
     let record = created('PRUNE1');
@@ -100,9 +100,11 @@ describe('SQLite store: applied command ids in their own table', () => {
     const v1 = created('ROLLBK');
     await store.create(v1);
     const v2 = next(v1);
-    // Two new entries at one version: the second INSERT fails after the UPDATE of the room row ran.
+    // Two new entries at one version: the second write fails after the UPDATE of the room row ran.
     const broken: StoredRoom = { ...v2, appliedCommands: [...v2.appliedCommands, entry(2)] };
-    await expect(store.save(broken, 1)).rejects.toThrow(/UNIQUE constraint failed/);
+    await expect(store.save(broken, 1)).rejects.toThrow(
+      'SQLite store: applied command at version 2 of room ROLLBK is not new',
+    );
     expect(await store.load('ROLLBK')).toEqual(v1);
     expect(storedEntries('ROLLBK')).toEqual(v1.appliedCommands);
     // Nothing is left locked or half written: the proper save goes through.
@@ -113,7 +115,9 @@ describe('SQLite store: applied command ids in their own table', () => {
   it('a create that fails part-way leaves neither room nor entries', async () => {
     const store = open();
     const broken: StoredRoom = { ...created('BADNEW'), appliedCommands: [entry(1), entry(1)] };
-    await expect(store.create(broken)).rejects.toThrow(/UNIQUE constraint failed/);
+    await expect(store.create(broken)).rejects.toThrow(
+      'SQLite store: applied command at version 1 of room BADNEW is not new',
+    );
     expect(await store.load('BADNEW')).toBeNull();
     expect(storedEntries('BADNEW')).toEqual([]);
     const good = created('BADNEW');
@@ -296,7 +300,7 @@ describe('SQLite store: migration from the applied JSON column', () => {
     expect((await store.listIdle(1_700_000_600_000)).sort()).toEqual(['FULL01', 'YOUNG1']);
     expect(countEntries()).toBe(100 + 1 + 37);
     withFile((db) => {
-      expect(tableColumns(db, 'rooms')).toEqual(['code', 'version', 'room', 'last_activity']);
+      expect(tableColumns(db, 'rooms')).toEqual(['code', 'version', 'room', 'last_activity', 'log_last']);
     });
 
     // Saves work and prune as on a new file; a stale save still loses.
@@ -358,5 +362,106 @@ describe('SQLite store: migration from the applied JSON column', () => {
     const store = open();
     expect(await store.load('GOOD01')).toEqual(good);
     expect(await store.load('BAD001')).toEqual({ ...bad, appliedCommands: [] });
+  });
+});
+
+/** The schema of the format before the slots (verbatim): one row per applied entry and per log event. */
+const ROW_TABLES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS rooms (
+  code TEXT PRIMARY KEY,
+  version INTEGER NOT NULL,
+  room TEXT NOT NULL,
+  last_activity INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS rooms_last_activity ON rooms (last_activity);
+CREATE TABLE IF NOT EXISTS applied_commands (
+  code TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  command_id TEXT NOT NULL,
+  actor_id TEXT NOT NULL,
+  PRIMARY KEY (code, version)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS room_log (
+  code TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  PRIMARY KEY (code, seq)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS counters (
+  key TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) STRICT;
+`;
+
+/** An old-format record whose log holds the events `from`..`to` (consecutive seqs). */
+function withLog(record: StoredRoom, from: number, to: number): StoredRoom {
+  const log: LoggedEvent[] = [];
+  for (let seq = from; seq <= to; seq++) {
+    log.push({
+      type: 'stageChanged',
+      stage: 'FLOP',
+      seq,
+      at: 1_700_000_000_000 + seq,
+      handNumber: 1 + (seq >> 3),
+    });
+  }
+  return { ...record, room: { ...record.room, log, nextEventSeq: to + 1 } };
+}
+
+describe('SQLite store: migration from one row per entry and per event', () => {
+  it('moves the rows into the slots, drops the tables, and saves after', async () => {
+    const full = withLog(oldRecord('ROWS01', 120), 70, 119);
+    const young = withLog(oldRecord('ROWS02', 3), 0, 4);
+    // A row from before the log had its own table: its log in the JSON, no event rows.
+    const jsonLog = withLog(oldRecord('ROWS03', 7), 10, 20);
+    withFile((db) => {
+      db.pragma('journal_mode = WAL');
+      db.exec(ROW_TABLES_SCHEMA);
+      const room = db.prepare('INSERT INTO rooms (code, version, room, last_activity) VALUES (?, ?, ?, ?)');
+      const applied = db.prepare(
+        'INSERT INTO applied_commands (code, version, command_id, actor_id) VALUES (?, ?, ?, ?)',
+      );
+      const event = db.prepare('INSERT INTO room_log (code, seq, event) VALUES (?, ?, ?)');
+      for (const r of [full, young, jsonLog]) {
+        const code = r.room.roomCode;
+        const json = JSON.stringify(r === jsonLog ? r.room : { ...r.room, log: [] });
+        room.run(code, r.version, json, r.room.lastActivity);
+        for (const c of r.appliedCommands) applied.run(code, c.version, c.commandId, c.actorId);
+        if (r !== jsonLog) for (const e of r.room.log) event.run(code, e.seq, JSON.stringify(e));
+      }
+    });
+
+    const store = open();
+    for (const r of [full, young, jsonLog]) expect(await store.load(r.room.roomCode)).toEqual(r);
+    withFile((db) => {
+      expect(
+        db
+          .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+          .pluck()
+          .all(),
+      ).toEqual(['applied_slots', 'counters', 'log_slots', 'rooms']);
+      expect(
+        db
+          .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+          .pluck()
+          .all(),
+      ).toEqual(['sqlite_autoindex_counters_1', 'sqlite_autoindex_rooms_1']);
+    });
+    expect(countEntries()).toBe(100 + 3 + 7);
+    expect(storedEntries('ROWS01')).toEqual(full.appliedCommands);
+
+    // Saves go on as on a new file: the oldest slot is overwritten, the JSON log moves into the slots.
+    const full2 = withLog(next(full), 71, 120);
+    expect(await store.save(full2, 120)).toBe(true);
+    expect(storedEntries('ROWS01')).toEqual(full2.appliedCommands);
+    expect(storedEntries('ROWS01')[0]!.version).toBe(22);
+    const jsonLog2 = withLog(next(jsonLog), 10, 21);
+    expect(await store.save(jsonLog2, 7)).toBe(true);
+    await store.close();
+    const again = open();
+    expect(await again.load('ROWS01')).toEqual(full2);
+    expect(await again.load('ROWS02')).toEqual(young);
+    expect(await again.load('ROWS03')).toEqual(jsonLog2);
+    expect(countEntries()).toBe(100 + 3 + 8);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * The SQLite store's hand log (its own table, see sqlite-store.ts): the room row's JSON carries an empty
- * log, `room_log` holds exactly the room's log after every write, failed writes touch nothing, deletes
- * take the events with the room, and rows written before the table (the log inside the room JSON) load
- * as they were and move into the table on their next save. Real rooms from the real engine; the file
+ * The SQLite store's hand log (a ring of slots, see sqlite-store.ts): the room row's JSON carries an
+ * empty log, `log_slots` holds exactly the room's log after every write, failed writes touch nothing,
+ * deletes take the events with the room, rows written before the log had its own table (the log inside
+ * the room JSON) load as they were and move into the slots on their next save, and a log that does not
+ * fit the ring stays in the JSON. Real rooms from the real engine; the file
  * is read with a separate connection to see exactly what is stored.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,12 +16,12 @@ import { sqliteTestFile } from './sqlite-test-file';
 const file = sqliteTestFile('chipless-log-');
 const { open, withFile } = file;
 
-/** The stored room JSON's log and the room_log seqs of `code`. */
+/** The stored room JSON's log and the log_slots seqs of `code`. */
 function stored(code: string): { rowLog: unknown; seqs: number[] } {
   return withFile((db) => {
     const json = db.prepare<[string], { room: string }>('SELECT room FROM rooms WHERE code = ?').get(code);
     const seqs = db
-      .prepare<[string], number>('SELECT seq FROM room_log WHERE code = ? ORDER BY seq')
+      .prepare<[string], number>('SELECT seq FROM log_slots WHERE code = ? ORDER BY seq')
       .pluck()
       .all(code);
     return { rowLog: json ? (JSON.parse(json.room) as Room).log : undefined, seqs };
@@ -65,7 +66,7 @@ const record = (room: Room, version: number): StoredRoom => ({
 });
 
 describe('SQLite hand log', () => {
-  it('keeps the log in room_log, exactly the room log after every save, and loads it back', async () => {
+  it('keeps the log in log_slots, exactly the room log after every save, and loads it back', async () => {
     const store = open();
     const rooms = game('LOGAA', 120);
     expect(await store.create(record(rooms[0]!, 1))).toBe(true);
@@ -111,19 +112,60 @@ describe('SQLite hand log', () => {
     expect(stored('LOGAC').seqs).toEqual(rooms[2]!.log.map((e) => e.seq));
   });
 
-  it('a row written before room_log (the log in its JSON) loads as it was and moves on its next save', async () => {
+  it('a row written before the log had its own table (the log in its JSON) loads as it was and moves on its next save', async () => {
     const store = open();
     const rooms = game('LOGAD', 70);
     await store.create(record(rooms[0]!, 1));
-    // As the older store wrote it: the whole room, log included, in the row, nothing in room_log.
+    // As the older store wrote it: the whole room, log included, in the row, no slots.
     const old = rooms[60]!;
     withFile((db) => {
       db.prepare('UPDATE rooms SET version = 61, room = ? WHERE code = ?').run(JSON.stringify(old), 'LOGAD');
-      db.prepare('DELETE FROM room_log WHERE code = ?').run('LOGAD');
+      db.prepare('DELETE FROM log_slots WHERE code = ?').run('LOGAD');
     });
     expect((await store.load('LOGAD'))?.room).toEqual(old);
     expect(await store.save(record(rooms[61]!, 62), 61)).toBe(true);
     expect(stored('LOGAD')).toEqual({ rowLog: [], seqs: rooms[61]!.log.map((e) => e.seq) });
     expect((await store.load('LOGAD'))?.room).toEqual(rooms[61]);
+  });
+
+  it('a log that does not fit the ring stays in the room JSON, and goes into the slots once it fits', async () => {
+    const store = open();
+    const rooms = game('LOGAE', 80);
+    const base = rooms[70]!;
+    expect(await store.create(record(base, 1))).toBe(true);
+    expect(stored('LOGAE').seqs).toHaveLength(LOG_LIMIT);
+    // Seqs LOG_LIMIT or more apart, or out of order: no ring can hold them.
+    const first = base.log[0]!;
+    const wide = { ...base, log: [{ ...first, seq: first.seq - LOG_LIMIT }, ...base.log.slice(1)] };
+    const unordered = { ...base, log: [...base.log.slice(1), first] };
+    let version = 1;
+    for (const room of [wide, unordered]) {
+      expect(await store.save(record(room, version + 1), version)).toBe(true);
+      version++;
+      expect(stored('LOGAE')).toEqual({ rowLog: room.log, seqs: [] });
+      expect((await store.load('LOGAE'))?.room).toEqual(room);
+    }
+    const next = rooms[71]!;
+    expect(await store.save(record(next, version + 1), version)).toBe(true);
+    expect(stored('LOGAE')).toEqual({ rowLog: [], seqs: next.log.map((e) => e.seq) });
+    expect((await store.load('LOGAE'))?.room).toEqual(next);
+  });
+
+  it('a log shorter than the ring that lost its first events: their slots go too', async () => {
+    const store = open();
+    const rooms = game('LOGAF', 12);
+    const room = rooms[11]!;
+    expect(room.log.length).toBeGreaterThan(5);
+    expect(room.log.length).toBeLessThan(LOG_LIMIT);
+    expect(await store.create(record(room, 1))).toBe(true);
+    const cut = { ...room, log: room.log.slice(3) };
+    expect(await store.save(record(cut, 2), 1)).toBe(true);
+    expect(stored('LOGAF')).toEqual({ rowLog: [], seqs: cut.log.map((e) => e.seq) });
+    expect((await store.load('LOGAF'))?.room).toEqual(cut);
+    // Emptied: no slots left.
+    const empty = { ...room, log: [] };
+    expect(await store.save(record(empty, 3), 2)).toBe(true);
+    expect(stored('LOGAF')).toEqual({ rowLog: [], seqs: [] });
+    expect((await store.load('LOGAF'))?.room).toEqual(empty);
   });
 });

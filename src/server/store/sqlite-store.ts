@@ -1,48 +1,57 @@
 /**
  * The default RoomStore: one SQLite file (better-sqlite3, WAL) in DATA_DIR.
  *
- * Schema:
- * - `rooms(code, version, room, last_activity)`: one row per room, the room JSON (its `log` empty) and
- *   its version. No index on `last_activity`: every command moves it, and keeping an index in step cost
- *   two more pages written per command (~9 of ~29 KB, ~10 µs: bench/README.md), while its only reader,
+ * What a command costs here is mostly the pages its transaction writes to the WAL (~7 µs each, against
+ * ~2–4 µs per statement; bench/README.md), so the schema is laid out for few pages per save:
+ *
+ * - `rooms(code, version, room, last_activity, log_last)`: one row per room, the room JSON (its `log`
+ *   empty, see below), its version and the highest seq in its log slots (null when none or not known). No index on `last_activity`: every command moves it, and keeping an
+ *   index in step cost two more pages per command (~9 of ~29 KB written), while its only reader,
  *   `listIdle`, runs once per cleanup interval (5 minutes) and scans the table instead (0.1–0.3 ms at
  *   1,000 rooms of 6 players). Opening a file made while the index existed drops it.
- * - `room_log(code, seq, event)`: the room's hand log, one row per event (WITHOUT ROWID, keyed by
- *   (code, seq)). The log is ~70% of a room's JSON and a command adds one or two events, so a save
- *   inserts those and deletes the ones that fell out of the log instead of rewriting ~9 KB: at 1,000
- *   rooms that took ~60 µs of the ~560 µs of server CPU per command (bench/README.md).
- * - `applied_commands(code, version, command_id, actor_id)`: the room's recent applied command ids, one
- *   row per command, keyed by (code, version) (WITHOUT ROWID, so a room's entries sit together in
- *   version order).
+ * - `applied_slots(code, slot, version, command_id, actor_id)`: the room's recent applied command ids
+ *   as a ring of APPLIED_COMMANDS_KEPT slots (slot = version % APPLIED_COMMANDS_KEPT; WITHOUT ROWID,
+ *   keyed by (code, slot)). A save overwrites the one slot of its new version in place: one page, no
+ *   delete, no page split. `load` reads the slots with a version above the room's version minus
+ *   APPLIED_COMMANDS_KEPT (older slots not yet overwritten are left out), in version order.
+ * - `log_slots(code, slot, seq, event)`: the room's hand log as a ring of LOG_LIMIT slots (slot = seq
+ *   % LOG_LIMIT). A save writes the events with a seq above the highest stored one (the row's
+ *   `log_last`, read with the version before the UPDATE; reading the slots instead cost ~12 µs) into
+ *   their slots.
+ *   The engine's log is the last at most LOG_LIMIT events, consecutive by seq, and only grows at its
+ *   end (dropping from its start once full), so the slots hold exactly the log; while it is shorter
+ *   than the ring a save also deletes any slot below the log's first seq. A log that does not fit a
+ *   ring (not increasing, or spanning LOG_LIMIT seqs or more: never the engine's) stays in the room
+ *   JSON with no slots, which `load` reads as it is.
  * - `counters(key, value)`: analytics counters.
  *
  * A save is one transaction: the conditional UPDATE of the room row (`WHERE version = ?`) and, only if
- * it changed the row, an INSERT of the record's entries newer than the expected version (the room
- * service's one new command id) and a DELETE of that room's entries at versions the kept window no longer
- * covers (`version <= newVersion - APPLIED_COMMANDS_KEPT`). So a command writes a few hundred bytes of
- * command ids instead of rewriting the whole list. This relies on what the room service does: a save's
- * `appliedCommands` is the loaded list plus the new command (version = the new room version), cut to
- * the newest APPLIED_COMMANDS_KEPT; versions grow by one per committed change and every committed change
- * comes from exactly one command, so the stored entries are exactly that list. Entries of the list at
- * or below the expected version are taken to be stored already and are not written again. `create`
- * writes the row and all its entries; `delete` removes both; each in one transaction, so a crash never
- * leaves half a write, and no entries outlive their room. `load` reads both in one read transaction
- * (one snapshot, even while another connection writes).
+ * it changed the row, the slots of the record's applied entries newer than the expected version (the
+ * room service's one new command id) and of the new log events. This relies on what the room service
+ * does: a save's `appliedCommands` is the loaded list plus the new command (version = the new room
+ * version), cut to the newest APPLIED_COMMANDS_KEPT; versions grow by one per committed change and
+ * every committed change comes from exactly one command. Entries at or below the expected version are
+ * taken to be stored already and are not written again; an entry that is not newer than its slot's
+ * (two at one version) makes the write throw and roll back. `create` writes the row and all its
+ * entries and events; `delete` removes them all; each in one transaction, so a crash never leaves half
+ * a write, and nothing outlives its room. `load` reads everything in one read transaction (one
+ * snapshot, even while another connection writes).
  *
- * A save also inserts the log events with a seq above the highest stored one and deletes those below
- * the log's first, so `room_log` holds exactly the room's log (the engine's log is the last events by
- * seq, contiguous; events never change). `load` puts the stored events back into the room.
- *
- * Migration: rows written before the log had its own table hold the log in the room JSON and none in
- * `room_log`; `load` keeps that log, and the first save of the room moves it into `room_log` (nothing
- * is stored there yet, so every event is inserted) and empties it in the JSON. Files written before
- * applied command ids had their own table have a `rooms.applied`
- * column holding the list as JSON. Opening runs the schema creation in one IMMEDIATE transaction; when
- * the column is there, the same transaction copies its entries into `applied_commands` and drops the
- * column (ALTER TABLE ... DROP COLUMN), so one schema remains and the copy happens once. A list that
- * does not parse as applied command ids (or two entries of one room at one version) makes the open
- * throw, and the file is left exactly as it was. A server of the older version cannot use a migrated
- * file.
+ * Migrations, each run once by the open (below) and tested:
+ * - Files written before the slots had `applied_commands(code, version, ...)` and `room_log(code, seq,
+ *   event)`, one row per entry and per event (a save inserted at one end of the room's rows and
+ *   deleted at the other: two to four pages). Their rows are copied into the slots and the tables
+ *   dropped.
+ * - Files written before applied command ids had their own table have a `rooms.applied` column holding
+ *   the list as JSON: its entries go into the slots and the column is dropped (ALTER TABLE ... DROP
+ *   COLUMN). A list that does not parse as applied command ids (or two entries of one room at one
+ *   version) makes the open throw, and the file is left exactly as it was.
+ * - Rows written before the log had its own table hold the log in the room JSON and have no slots;
+ *   `load` keeps that log, and the first save of the room moves it into the slots.
+ * - Files made before `rooms.log_last` get the column (ALTER TABLE ... ADD COLUMN), null in every row.
+ * Opening runs the schema creation and the migrations in one IMMEDIATE transaction: a second process
+ * opening the file waits, and a migration that fails leaves the file as it was. A server of an older
+ * version cannot use a migrated file.
  *
  * better-sqlite3 is synchronous: each method runs to completion before any other JavaScript, which
  * makes the conditional writes atomic within a process; across processes (or two instances on one
@@ -51,6 +60,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { LOG_LIMIT } from '../../engine/room';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJson } from '../room-json';
 import { APPLIED_COMMANDS_KEPT } from '../room-service';
@@ -60,26 +70,33 @@ import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpoint
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
 
+/** Slots of the applied command ring and of the log ring (see the file comment). */
+const APPLIED_SLOTS = APPLIED_COMMANDS_KEPT;
+const LOG_SLOTS = LOG_LIMIT;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rooms (
   code TEXT PRIMARY KEY,
   version INTEGER NOT NULL,
   room TEXT NOT NULL,
-  last_activity INTEGER NOT NULL
+  last_activity INTEGER NOT NULL,
+  log_last INTEGER
 ) STRICT;
 DROP INDEX IF EXISTS rooms_last_activity;
-CREATE TABLE IF NOT EXISTS applied_commands (
+CREATE TABLE IF NOT EXISTS applied_slots (
   code TEXT NOT NULL,
+  slot INTEGER NOT NULL,
   version INTEGER NOT NULL,
   command_id TEXT NOT NULL,
   actor_id TEXT NOT NULL,
-  PRIMARY KEY (code, version)
+  PRIMARY KEY (code, slot)
 ) STRICT, WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS room_log (
+CREATE TABLE IF NOT EXISTS log_slots (
   code TEXT NOT NULL,
+  slot INTEGER NOT NULL,
   seq INTEGER NOT NULL,
   event TEXT NOT NULL,
-  PRIMARY KEY (code, seq)
+  PRIMARY KEY (code, slot)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS counters (
   key TEXT PRIMARY KEY,
@@ -87,12 +104,25 @@ CREATE TABLE IF NOT EXISTS counters (
 ) STRICT;
 `;
 
+/** Writes an applied entry into its slot unless the slot holds one at least as new (then changes = 0). */
+const PUT_APPLIED = `
+INSERT INTO applied_slots (code, slot, version, command_id, actor_id) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (code, slot) DO UPDATE SET
+  version = excluded.version, command_id = excluded.command_id, actor_id = excluded.actor_id
+WHERE excluded.version > applied_slots.version`;
+
 interface RoomRow {
   version: number;
   room: string;
 }
 
-/** An applied_commands row as read with .raw(): command_id, actor_id, version. */
+/** What a save reads of the stored row first. */
+interface StoredHead {
+  version: number;
+  log_last: number | null;
+}
+
+/** An applied_slots row as read with .raw(): command_id, actor_id, version. */
 type AppliedRow = [string, string, number];
 
 /** Options of the SQLite store. */
@@ -121,6 +151,8 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     db.transaction(() => {
       db.exec(SCHEMA);
       migrateAppliedColumn(db);
+      migrateRowTables(db);
+      addLogLastColumn(db);
     }).immediate();
   } catch (err) {
     db.close();
@@ -131,24 +163,20 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
 
   const selectRoom = db.prepare<[string], RoomRow>('SELECT version, room FROM rooms WHERE code = ?');
   const selectApplied = db
-    .prepare<[string], AppliedRow>(
-      'SELECT command_id, actor_id, version FROM applied_commands WHERE code = ? ORDER BY version',
+    .prepare<[string, number], AppliedRow>(
+      'SELECT command_id, actor_id, version FROM applied_slots WHERE code = ? AND version > ? ORDER BY version',
     )
     .raw();
-  const insertRoom = db.prepare<[string, number, string, number]>(
-    'INSERT OR IGNORE INTO rooms (code, version, room, last_activity) VALUES (?, ?, ?, ?)',
+  const selectHead = db.prepare<[string], StoredHead>('SELECT version, log_last FROM rooms WHERE code = ?');
+  const insertRoom = db.prepare<[string, number, string, number, number | null]>(
+    'INSERT OR IGNORE INTO rooms (code, version, room, last_activity, log_last) VALUES (?, ?, ?, ?, ?)',
   );
-  const updateRoom = db.prepare<[number, string, number, string, number]>(
-    'UPDATE rooms SET version = ?, room = ?, last_activity = ? WHERE code = ? AND version = ?',
+  const updateRoom = db.prepare<[number, string, number, number | null, string, number]>(
+    'UPDATE rooms SET version = ?, room = ?, last_activity = ?, log_last = ? WHERE code = ? AND version = ?',
   );
   const deleteRoom = db.prepare<[string, number]>('DELETE FROM rooms WHERE code = ? AND version = ?');
-  const insertApplied = db.prepare<[string, number, string, string]>(
-    'INSERT INTO applied_commands (code, version, command_id, actor_id) VALUES (?, ?, ?, ?)',
-  );
-  const pruneApplied = db.prepare<[string, number]>(
-    'DELETE FROM applied_commands WHERE code = ? AND version <= ?',
-  );
-  const deleteApplied = db.prepare<[string]>('DELETE FROM applied_commands WHERE code = ?');
+  const putApplied = db.prepare<[string, number, number, string, string]>(PUT_APPLIED);
+  const deleteApplied = db.prepare<[string]>('DELETE FROM applied_slots WHERE code = ?');
   const touchRoom = db.prepare<[number, string]>('UPDATE rooms SET last_activity = ? WHERE code = ?');
   const selectIdle = db.prepare<[number], { code: string }>('SELECT code FROM rooms WHERE last_activity < ?');
   const addCounter = db.prepare<[string, number]>(
@@ -163,54 +191,82 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     for (const [key, by] of Object.entries(counters)) addCounter.run(key, by);
   });
   const selectLog = db
-    .prepare<[string], string>('SELECT event FROM room_log WHERE code = ? ORDER BY seq')
+    .prepare<[string], string>('SELECT event FROM log_slots WHERE code = ? ORDER BY seq')
     .pluck();
   const selectLastSeq = db
-    .prepare<[string], number | null>('SELECT max(seq) FROM room_log WHERE code = ?')
+    .prepare<[string], number | null>('SELECT max(seq) FROM log_slots WHERE code = ?')
     .pluck();
-  const insertEvent = db.prepare<[string, number, string]>(
-    'INSERT INTO room_log (code, seq, event) VALUES (?, ?, ?)',
+  const putEvent = db.prepare<[string, number, number, string]>(
+    `INSERT INTO log_slots (code, slot, seq, event) VALUES (?, ?, ?, ?)
+     ON CONFLICT (code, slot) DO UPDATE SET seq = excluded.seq, event = excluded.event`,
   );
-  const pruneLog = db.prepare<[string, number]>('DELETE FROM room_log WHERE code = ? AND seq < ?');
-  const deleteLog = db.prepare<[string]>('DELETE FROM room_log WHERE code = ?');
+  const pruneLog = db.prepare<[string, number]>('DELETE FROM log_slots WHERE code = ? AND seq < ?');
+  const deleteLog = db.prepare<[string]>('DELETE FROM log_slots WHERE code = ?');
 
-  /** Makes `room_log` hold exactly `log`: inserts the events above the highest stored seq, deletes the older ones. */
-  const writeLog = (code: string, log: LoggedEvent[]) => {
-    const last = selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
-    for (const e of log) if (e.seq > last) insertEvent.run(code, e.seq, immutableJson(e));
-    if (log.length === 0) deleteLog.run(code);
-    else pruneLog.run(code, log[0]!.seq);
+  /** Writes `c` into its slot; throws when the slot holds an entry at least as new (see the file comment). */
+  const writeApplied = (code: string, c: AppliedCommand) => {
+    if (putApplied.run(code, c.version % APPLIED_SLOTS, c.version, c.commandId, c.actorId).changes !== 1) {
+      throw new Error(`SQLite store: applied command at version ${c.version} of room ${code} is not new`);
+    }
+  };
+  /**
+   * Makes the log slots hold exactly `log` (which fits the ring): new events in, stale slots out.
+   * `storedLast` is the row's `log_last` (the highest seq in the slots), null when the row does not
+   * know it (written before the column, or no events in the slots): then the slots are read.
+   */
+  const writeLog = (code: string, log: LoggedEvent[], storedLast: number | null) => {
+    if (log.length === 0) {
+      deleteLog.run(code);
+      return;
+    }
+    const last = storedLast ?? selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
+    for (const e of log) if (e.seq > last) putEvent.run(code, e.seq % LOG_SLOTS, e.seq, immutableJson(e));
+    // A full ring has every slot overwritten by the log; a shorter log may have left some behind.
+    if (log.length < LOG_SLOTS) pruneLog.run(code, log[0]!.seq);
   };
   const loadRows = db.transaction((code: string) => {
     const row = selectRoom.get(code);
-    return row ? { row, applied: selectApplied.all(code), log: selectLog.all(code) } : null;
+    if (!row) return null;
+    return { row, applied: selectApplied.all(code, row.version - APPLIED_SLOTS), log: selectLog.all(code) };
   });
   const createRows = db.transaction((record: StoredRoom) => {
     const { room } = record;
-    if (insertRoom.run(room.roomCode, record.version, rowJson(room), room.lastActivity).changes !== 1) {
+    const inRing = fitsRing(room.log);
+    if (
+      insertRoom.run(
+        room.roomCode,
+        record.version,
+        rowJson(room, inRing),
+        room.lastActivity,
+        logLast(room.log, inRing),
+      ).changes !== 1
+    ) {
       return false;
     }
-    // delete() removes a room's entries with it, so a free code has none; clearing anyway keeps the
+    // delete() removes a room's slots with it, so a free code has none; clearing anyway keeps the
     // stored lists exactly the created ones whatever the file went through.
     deleteApplied.run(room.roomCode);
-    for (const c of record.appliedCommands)
-      insertApplied.run(room.roomCode, c.version, c.commandId, c.actorId);
+    for (const c of record.appliedCommands) writeApplied(room.roomCode, c);
     deleteLog.run(room.roomCode);
-    writeLog(room.roomCode, room.log);
+    if (inRing) writeLog(room.roomCode, room.log, null);
     return true;
   });
+  // Run with BEGIN IMMEDIATE (below): it reads the row before writing, and a deferred transaction
+  // whose read snapshot another connection overtook could not then write.
   const saveRows = db.transaction((record: StoredRoom, expectedVersion: number) => {
     const { room } = record;
     const code = room.roomCode;
-    const json = rowJson(room);
-    if (updateRoom.run(record.version, json, room.lastActivity, code, expectedVersion).changes !== 1) {
+    const head = selectHead.get(code);
+    if (head?.version !== expectedVersion) return false;
+    const inRing = fitsRing(room.log);
+    const json = rowJson(room, inRing);
+    const last = logLast(room.log, inRing);
+    if (updateRoom.run(record.version, json, room.lastActivity, last, code, expectedVersion).changes !== 1) {
       return false;
     }
-    for (const c of record.appliedCommands) {
-      if (c.version > expectedVersion) insertApplied.run(code, c.version, c.commandId, c.actorId);
-    }
-    pruneApplied.run(code, record.version - APPLIED_COMMANDS_KEPT);
-    writeLog(code, room.log);
+    for (const c of record.appliedCommands) if (c.version > expectedVersion) writeApplied(code, c);
+    if (inRing) writeLog(code, room.log, head.log_last);
+    else deleteLog.run(code);
     return true;
   });
   const deleteRows = db.transaction((code: string, expectedVersion: number) => {
@@ -227,7 +283,8 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       const rows = loadRows(roomCode);
       if (!rows) return null;
       const room = JSON.parse(rows.row.room) as Room;
-      // No stored events: a row from before room_log (its log is in the JSON), or an empty log.
+      // No slots: the log is in the JSON (a log that does not fit the ring, or a row from before the
+      // log had its own table), or empty.
       if (rows.log.length > 0) room.log = rows.log.map((e) => JSON.parse(e) as LoggedEvent);
       return {
         room,
@@ -243,7 +300,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       return createRows(record);
     },
     async save(record: StoredRoom, expectedVersion) {
-      return saveRows(record, expectedVersion);
+      return saveRows.immediate(record, expectedVersion);
     },
     async delete(roomCode, expectedVersion) {
       return deleteRows(roomCode, expectedVersion);
@@ -271,9 +328,21 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
   };
 }
 
-/** The JSON of the room row: the room without its log (which `room_log` holds). */
-function rowJson(room: Room): string {
-  return roomJson(room.log.length === 0 ? room : { ...room, log: [] });
+/** The row's `log_last`: the highest seq the slots will hold, null when they hold none. */
+function logLast(log: readonly LoggedEvent[], inRing: boolean): number | null {
+  return inRing && log.length > 0 ? log[log.length - 1]!.seq : null;
+}
+
+/** True when `log` fits the log ring: seqs increasing, fewer than LOG_SLOTS apart from first to last. */
+function fitsRing(log: readonly LoggedEvent[]): boolean {
+  if (log.length === 0) return true;
+  for (let i = 1; i < log.length; i++) if (log[i]!.seq <= log[i - 1]!.seq) return false;
+  return log[log.length - 1]!.seq - log[0]!.seq < LOG_SLOTS;
+}
+
+/** The JSON of the room row: the room without its log when the log goes into the slots. */
+function rowJson(room: Room, logInSlots: boolean): string {
+  return roomJson(!logInSlots || room.log.length === 0 ? room : { ...room, log: [] });
 }
 
 /** Rooms read per step of the migration (bounds the memory it needs). */
@@ -281,7 +350,7 @@ const MIGRATION_PAGE = 500;
 
 /**
  * Moves the applied command ids of a file written before they had their own table (`rooms.applied`,
- * a JSON list) into `applied_commands` and drops the column. Runs inside the opening transaction; does
+ * a JSON list) into `applied_slots` and drops the column. Runs inside the opening transaction; does
  * nothing on a file without the column (new, or migrated already). See the file comment.
  */
 function migrateAppliedColumn(db: Database.Database): void {
@@ -290,19 +359,62 @@ function migrateAppliedColumn(db: Database.Database): void {
   const page = db.prepare<[string, number], { code: string; applied: string }>(
     'SELECT code, applied FROM rooms WHERE code > ? ORDER BY code LIMIT ?',
   );
-  const insert = db.prepare<[string, number, string, string]>(
-    'INSERT INTO applied_commands (code, version, command_id, actor_id) VALUES (?, ?, ?, ?)',
-  );
+  const put = db.prepare<[string, number, number, string, string]>(PUT_APPLIED);
   let after = '';
   for (;;) {
     const rows = page.all(after, MIGRATION_PAGE);
     for (const { code, applied } of rows) {
-      for (const c of parseAppliedList(code, applied)) insert.run(code, c.version, c.commandId, c.actorId);
+      for (const c of parseAppliedList(code, applied)) {
+        if (put.run(code, c.version % APPLIED_SLOTS, c.version, c.commandId, c.actorId).changes !== 1) {
+          throw new Error(`SQLite migration: room ${code} has two applied commands at version ${c.version}`);
+        }
+      }
     }
     if (rows.length < MIGRATION_PAGE) break;
     after = rows[rows.length - 1]!.code;
   }
   db.exec('ALTER TABLE rooms DROP COLUMN applied');
+}
+
+/**
+ * Moves the rows of `applied_commands` and `room_log` (the format before the slots: one row per entry
+ * and per event, each room's rows exactly its kept entries and its log) into the slots and drops the
+ * two tables. In seq/version order, so where two rows of a room share a slot the newer one stays (none
+ * do in a file the store wrote). Runs inside the opening transaction; does nothing when the tables are
+ * not there (new file, or migrated already).
+ */
+function migrateRowTables(db: Database.Database): void {
+  const has = (table: string) =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+  if (has('applied_commands')) {
+    // `WHERE true`: an INSERT ... SELECT needs it before ON CONFLICT (SQLite's parsing ambiguity).
+    db.exec(`
+      INSERT INTO applied_slots (code, slot, version, command_id, actor_id)
+      SELECT code, version % ${APPLIED_SLOTS}, version, command_id, actor_id FROM applied_commands
+      WHERE true ORDER BY code, version
+      ON CONFLICT (code, slot) DO UPDATE SET
+        version = excluded.version, command_id = excluded.command_id, actor_id = excluded.actor_id;
+      DROP TABLE applied_commands;
+    `);
+  }
+  if (has('room_log')) {
+    db.exec(`
+      INSERT INTO log_slots (code, slot, seq, event)
+      SELECT code, seq % ${LOG_SLOTS}, seq, event FROM room_log
+      WHERE true ORDER BY code, seq
+      ON CONFLICT (code, slot) DO UPDATE SET seq = excluded.seq, event = excluded.event;
+      DROP TABLE room_log;
+    `);
+  }
+}
+
+/**
+ * Adds `rooms.log_last` to a file made before it (its rows get NULL: unknown, so their next save reads
+ * the slots). Runs inside the opening transaction; does nothing when the column is there.
+ */
+function addLogLastColumn(db: Database.Database): void {
+  const hasColumn = db.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'log_last'").get();
+  if (hasColumn === undefined) db.exec('ALTER TABLE rooms ADD COLUMN log_last INTEGER');
 }
 
 /** The applied command list of `code` as the older format stored it; throws when it is not one. */
