@@ -182,19 +182,22 @@ export class RoomService {
         this.deps.logger.error({ err, room: roomCode, actor: actorId, type: command.type }, 'command failed');
         outcome = { ok: false, error: SOMETHING_WENT_WRONG };
       }
-      this.deps.logger.info(
-        {
-          room: roomCode,
-          actor: actorId,
-          type: command.type,
-          ok: outcome.ok,
-          ...(outcome.ok
-            ? { version: outcome.version, ...(outcome.duplicate ? { duplicate: true } : {}) }
-            : { error: outcome.error }),
-          ms: elapsed(started),
-        },
-        'command',
-      );
+      // Built only when it is written: at 1,000 commands a second the object alone is measurable.
+      if (this.deps.logger.isLevelEnabled('info')) {
+        this.deps.logger.info(
+          {
+            room: roomCode,
+            actor: actorId,
+            type: command.type,
+            ok: outcome.ok,
+            ...(outcome.ok
+              ? { version: outcome.version, ...(outcome.duplicate ? { duplicate: true } : {}) }
+              : { error: outcome.error }),
+            ms: elapsed(started),
+          },
+          'command',
+        );
+      }
       return outcome;
     });
   }

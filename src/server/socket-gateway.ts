@@ -129,7 +129,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     const playerId = socket.data.playerId;
     const outcome = await service.execute(roomCode, playerId, commandId, command, {
       onCommitted: async (record) => {
-        if (playerId in record.room.players) await socket.join(roomCode);
+        if (playerId in record.room.players && !socket.rooms.has(roomCode)) await socket.join(roomCode);
       },
     });
     // A retried (duplicate) command does not reach onCommitted: subscribe here if needed.
