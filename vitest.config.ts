@@ -14,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/engine/**/*.test.ts', 'src/shared/**/*.test.ts'],
+          include: ['src/engine/**/*.test.ts', 'src/shared/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },

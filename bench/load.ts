@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../src/server/free-port';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { emptyCounts, type FromWorker, type TargetMode, type ToWorker, type WorkerCounts } from './messages';
+import { type RoundsSummary, summarizeRounds } from './rounds';
 import { type LatencySummary, machineBusyCpuMs, processCpuMs, processMemoryMb, summarize } from './stats';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -498,48 +499,6 @@ function printRows(header: string[], rows: string[][]): void {
   console.log(`\n${line(header)}`);
   for (const row of rows) console.log(line(row));
   console.log('');
-}
-
-/** One target over all its rounds: medians of the rounds (the ratios per round first), the highest RSS. */
-interface RoundsSummary {
-  rounds: number;
-  latencyMs: { p50: number; p95: number; p99: number };
-  ratioToFloor: { p50: number; p95: number; p99: number } | null;
-  cpuMicrosPerCommand: number;
-  peakRssMb: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-function summarizeRounds(runs: TargetResult[]): Record<string, RoundsSummary> {
-  const out: Record<string, RoundsSummary> = {};
-  for (const target of new Set(runs.map((r) => r.target))) {
-    const own = runs.filter((r) => r.target === target);
-    const pairs = own.flatMap((r) => {
-      const floor = runs.find((f) => f.target === 'floor' && f.round === r.round);
-      return floor && target !== 'floor' ? [{ r, floor }] : [];
-    });
-    const ratio = (k: 'p50' | 'p95' | 'p99') =>
-      round2(median(pairs.map(({ r, floor }) => r.latencyMs[k] / floor.latencyMs[k])));
-    out[target] = {
-      rounds: own.length,
-      latencyMs: {
-        p50: round2(median(own.map((r) => r.latencyMs.p50))),
-        p95: round2(median(own.map((r) => r.latencyMs.p95))),
-        p99: round2(median(own.map((r) => r.latencyMs.p99))),
-      },
-      ratioToFloor: pairs.length > 0 ? { p50: ratio('p50'), p95: ratio('p95'), p99: ratio('p99') } : null,
-      cpuMicrosPerCommand: Math.round(median(own.map((r) => r.server.cpuMicrosPerCommand))),
-      peakRssMb: Math.max(...own.map((r) => r.server.peakRssMb)),
-    };
-  }
-  return out;
 }
 
 function printSummary(summary: Record<string, RoundsSummary>): void {
