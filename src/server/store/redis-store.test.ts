@@ -11,6 +11,7 @@ import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../
 import { runRoomStoreContract, sampleRoom } from './contract';
 import { connectRedis, createRedisStore, sharedSessionSecret } from './redis-store';
 import type { RoomStore, StoredRoom } from './room-store';
+import { APPLIED_SLOTS, LOG_SLOTS } from './slots';
 
 const gate = await redisGate('redis-store');
 const prefix = uniqueKeyPrefix('store');
@@ -25,6 +26,19 @@ function next(prev: StoredRoom, tag: string): StoredRoom {
     version: prev.version + 1,
     appliedCommands: [...prev.appliedCommands, { commandId: tag, actorId: tag, version: prev.version + 1 }],
   };
+}
+
+/** The hash a record is stored as when written whole: the room without its log, every entry and event in its slot. */
+function slotHash(rec: StoredRoom): Record<string, string> {
+  const { room } = rec;
+  const hash: Record<string, string> = {
+    v: String(rec.version),
+    room: roomJson(room.log.length > 0 ? { ...room, log: [] } : room),
+  };
+  for (const c of rec.appliedCommands) hash[`a:${c.version % APPLIED_SLOTS}`] = JSON.stringify(c);
+  for (const e of room.log) hash[`e:${e.seq % LOG_SLOTS}`] = JSON.stringify(e);
+  if (room.log.length > 0) hash.ll = String(room.log.at(-1)!.seq);
+  return hash;
 }
 
 function code(): string {
@@ -123,7 +137,7 @@ describe.skipIf(gate.skip)('redis store', () => {
       }
     });
 
-    it('stores the room JSON (roomJson) and the applied command list in separate hash fields', async () => {
+    it('stores the room without its log, each applied entry and each event in its slot, and ll', async () => {
       const store = await open();
       const rec = record(code());
       await store.create(rec);
@@ -131,10 +145,11 @@ describe.skipIf(gate.skip)('redis store', () => {
       expect(await store.save(saved, 1)).toBe(true);
       const client = await connectRedis(REDIS_URL);
       try {
-        expect(await client.hGetAll(`${prefix}room:${rec.room.roomCode}`)).toEqual({
-          v: '2',
-          room: roomJson(saved.room),
-          applied: JSON.stringify(saved.appliedCommands),
+        expect(await client.hGetAll(`${prefix}room:${rec.room.roomCode}`)).toEqual(slotHash(saved));
+        expect(slotHash(saved)).toMatchObject({
+          'a:2': expect.any(String),
+          'e:0': expect.any(String),
+          ll: '0',
         });
       } finally {
         client.destroy();
@@ -163,39 +178,50 @@ describe.skipIf(gate.skip)('redis store', () => {
       expect(loaded?.room).toEqual({ ...saved.room, ledger });
     });
 
-    it('stringifies each applied command once across saves; the stored list is JSON.stringify of it', async () => {
+    it('a save from the version this process last saw sends only what is new; otherwise everything', async () => {
       const store = await open();
       let current = record(code());
       await store.create(current);
-      // Every JSON.stringify of this entry reads `version` exactly once.
-      let reads = 0;
-      const counted = { commandId: 'counted', actorId: 'a"\\ \u2028', version: 2 };
-      Object.defineProperty(counted, 'version', {
-        enumerable: true,
-        get: () => {
-          reads++;
-          return 2;
-        },
-      });
-      current = { ...next(current, 'x'), appliedCommands: [counted] };
-      expect(await store.save(current, 1)).toBe(true);
-      for (let i = 0; i < 5; i++) {
-        const following = next(current, `after-${i}`);
+      const key = `${prefix}room:${current.room.roomCode}`;
+      const saveNext = async (tag: string) => {
+        const following = next(current, tag);
+        following.room = {
+          ...following.room,
+          log: [...following.room.log, { ...following.room.log[0]!, seq: following.version }],
+          nextEventSeq: following.version + 1,
+        };
         expect(await store.save(following, current.version)).toBe(true);
         current = following;
-      }
-      expect(reads).toBe(1);
+      };
+      await saveNext('a');
+      await saveNext('b');
       const client = await connectRedis(REDIS_URL);
       try {
-        const applied = await client.hGet(`${prefix}room:${current.room.roomCode}`, 'applied');
-        expect(applied).toBe(JSON.stringify(current.appliedCommands));
+        // Marks on slots written before: a delta leaves them alone.
+        await client.hSet(key, { 'a:2': 'mark', 'e:2': 'mark' });
+        await saveNext('c');
+        expect(await client.hmGet(key, ['a:2', 'e:2', 'a:4', 'll'])).toEqual([
+          'mark',
+          'mark',
+          JSON.stringify(current.appliedCommands.at(-1)),
+          '4',
+        ]);
+        // Another writer's log (a different ll): the delta is refused and everything is written again.
+        await client.hSet(key, 'll', '3');
+        await saveNext('d');
+        expect(await client.hGetAll(key)).toEqual(slotHash(current));
+        // Another store that only read the key saves a delta from what it read.
+        const other = await open();
+        expect(await other.load(current.room.roomCode)).toEqual(current);
+        await client.hSet(key, { 'a:2': 'mark' });
+        const byOther = next(current, 'e');
+        expect(await other.save(byOther, current.version)).toBe(true);
+        expect(await client.hGet(key, 'a:2')).toBe('mark');
+        await client.hSet(key, { 'a:2': JSON.stringify(byOther.appliedCommands[0]) });
+        expect(await store.load(current.room.roomCode)).toEqual(byOther);
       } finally {
         client.destroy();
       }
-      expect((await store.load(current.room.roomCode))?.appliedCommands).toEqual([
-        { commandId: 'counted', actorId: 'a"\\ \u2028', version: 2 },
-        ...current.appliedCommands.slice(1),
-      ]);
     });
 
     describe('keys written by older versions ({ v, data: JSON of the whole StoredRoom })', () => {
@@ -235,11 +261,7 @@ describe.skipIf(gate.skip)('redis store', () => {
 
         const saved = next(old, 'upgrade');
         expect(await store.save(saved, 7)).toBe(true);
-        expect(await rawHash(old.room.roomCode)).toEqual({
-          v: '8',
-          room: roomJson(saved.room),
-          applied: JSON.stringify(saved.appliedCommands),
-        });
+        expect(await rawHash(old.room.roomCode)).toEqual(slotHash(saved));
         expect(await store.load(old.room.roomCode)).toEqual(saved);
         const client = await connectRedis(REDIS_URL);
         try {
@@ -276,9 +298,42 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await store.load(rec.room.roomCode)).toEqual(byOldProcess);
         const after = next(byOldProcess, 'new-process');
         expect(await store.save(after, 2)).toBe(true);
-        expect(Object.keys(await rawHash(rec.room.roomCode)).sort()).toEqual(['applied', 'room', 'v']);
+        expect(await rawHash(rec.room.roomCode)).toEqual(slotHash(after));
         expect(await store.load(rec.room.roomCode)).toEqual(after);
       });
+    });
+
+    it('keys written before the slots ({ v, room with its log, applied }) load, and a save rewrites them in slots', async () => {
+      const store = await open();
+      const rec: StoredRoom = {
+        ...record(code(), 4),
+        appliedCommands: [3, 4].map((version) => ({ commandId: `c${version}`, actorId: 'a', version })),
+      };
+      const key = `${prefix}room:${rec.room.roomCode}`;
+      const client = await connectRedis(REDIS_URL);
+      try {
+        await client.hSet(key, {
+          v: '4',
+          room: JSON.stringify(rec.room),
+          applied: JSON.stringify(rec.appliedCommands),
+        });
+        await client.zAdd(`${prefix}rooms:activity`, {
+          score: rec.room.lastActivity,
+          value: rec.room.roomCode,
+        });
+        expect(rec.room.log).toHaveLength(1);
+        expect(await store.load(rec.room.roomCode)).toEqual(rec);
+        // A stale save changes nothing.
+        expect(await store.save(next(rec, 'stale'), 3)).toBe(false);
+        expect(await client.hGet(key, 'applied')).toBe(JSON.stringify(rec.appliedCommands));
+        const saved = next(rec, 'upgrade');
+        expect(await store.save(saved, 4)).toBe(true);
+        expect(await client.hGetAll(key)).toEqual(slotHash(saved));
+        expect(await store.load(rec.room.roomCode)).toEqual(saved);
+        expect(await (await open()).load(rec.room.roomCode)).toEqual(saved);
+      } finally {
+        client.destroy();
+      }
     });
 
     it('roomTtlMs 0 keeps rooms without a TTL', async () => {

@@ -2,13 +2,23 @@
  * The Redis room store (STORE=redis): lets several server processes share rooms.
  *
  * Key layout (all under `keyPrefix`, default `chipless:`):
- * - `room:{CODE}`       hash { v: version, room: JSON of the room, applied: JSON of the applied command
- *                       list }, with a TTL (roomTtlMs) refreshed by every create/save/touch, so a room
- *                       nobody uses disappears even when no process sweeps. The room JSON is roomJson(room)
- *                       (its log events' JSON is computed once per event, room-json.ts).
- *                       Older versions wrote { v, data: JSON of the whole StoredRoom }: load still reads
- *                       that (a `data` field wins, since every write in this format deletes it) and the
- *                       next save rewrites the key in this format.
+ * - `room:{CODE}`       hash with a TTL (roomTtlMs) refreshed by every create/save/touch, so a room nobody
+ *                       uses disappears even when no process sweeps. Fields:
+ *                       `v` the version; `room` the room's JSON (roomJson), its log empty when the log
+ *                       is in slots; `a:<slot>` the applied command ids in a ring of APPLIED_SLOTS
+ *                       (slot = version % APPLIED_SLOTS; load keeps those above the version minus
+ *                       APPLIED_SLOTS); `e:<slot>` the log events in a ring of LOG_SLOTS (slot = seq %
+ *                       LOG_SLOTS); `ll` the highest seq in the log slots (absent: none). See slots.ts.
+ *                       A save sends the room, its one new applied entry and its new events (~4 KB)
+ *                       instead of the room with its whole log and the whole applied list (~20 KB):
+ *                       the process remembers each room's version and `ll` as it last wrote or read
+ *                       them, and the script applies such a delta only when the key still has both
+ *                       (else it answers -1 and the process sends everything: every applied entry
+ *                       and every event, as the first save after another process's write does).
+ *                       Older formats, read by load and rewritten by the next save (which then sends
+ *                       everything and deletes their fields): { v, room: JSON with its log, applied:
+ *                       JSON of the applied list }, and before it { v, data: JSON of the whole
+ *                       StoredRoom } (a `data` field wins, since every newer write deletes it).
  * - `rooms:activity`    sorted set, member = room code, score = last activity (ms); what listIdle reads.
  * - `counters`          hash of analytics counters (HINCRBY / HINCRBYFLOAT).
  * - `session-secret`    the shared SESSION_SECRET when none is configured (see sharedSessionSecret).
@@ -20,9 +30,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
-import type { Room } from '../../engine/types';
-import { immutableListJson, roomJson } from '../room-json';
+import type { LoggedEvent, Room } from '../../engine/types';
+import { immutableJson, roomJson } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
+import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
 
 type RedisClient = ReturnType<typeof newClient>;
 
@@ -70,25 +81,41 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-// KEYS[1] room hash, KEYS[2] activity zset. ARGV: version, room, applied, ttlMs, lastActivity, code.
+// KEYS[1] room hash, KEYS[2] activity zset.
+// ARGV: version, ttlMs, lastActivity, code, then field/value pairs (room, slots, ll).
 const CREATE = script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'room', ARGV[2], 'applied', ARGV[3])
-if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
+local set = {'v', ARGV[1]}
+for i = 5, #ARGV do set[#set + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(set))
+if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 return 1
 `);
 
 // KEYS[1] room hash, KEYS[2] activity zset.
-// ARGV: expectedVersion, version, room, applied, ttlMs, lastActivity, code.
-// HDEL drops the old format's `data` field (a no-op once the key is in this format).
+// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, n, then n fields to delete, then
+// field/value pairs to set. `base` is the `ll` the delta was computed from ('' for none), or '*' for
+// a write of everything. A delta over a key whose `ll` differs, or in an older format, answers -1.
+// The older formats' fields (applied, data) always go.
 const SAVE = script(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'room', ARGV[3], 'applied', ARGV[4])
-redis.call('HDEL', KEYS[1], 'data')
-if tonumber(ARGV[5]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
-redis.call('ZADD', KEYS[2], ARGV[6], ARGV[7])
+if ARGV[6] ~= '*' then
+  local ll = redis.call('HGET', KEYS[1], 'll') or ''
+  if ll ~= ARGV[6] or redis.call('HEXISTS', KEYS[1], 'applied') == 1 or redis.call('HEXISTS', KEYS[1], 'data') == 1 then
+    return -1
+  end
+end
+local n = tonumber(ARGV[7])
+local del = {'applied', 'data'}
+for i = 8, 7 + n do del[#del + 1] = ARGV[i] end
+redis.call('HDEL', KEYS[1], unpack(del))
+local set = {'v', ARGV[2]}
+for i = 8 + n, #ARGV do set[#set + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(set))
+if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 return 1
 `);
 
@@ -123,6 +150,9 @@ for _, code in ipairs(codes) do
 end
 return idle
 `);
+
+/** Rooms whose version and `ll` a store remembers (see `known`); past this the memory is cleared. */
+const KNOWN_ROOMS_MAX = 10_000;
 
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
 export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
@@ -183,47 +213,110 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     }
   }
 
-  /** The ARGV a write shares between CREATE and SAVE: version, room, applied, ttlMs, lastActivity, code. */
-  const writeArgs = ({ room, version, appliedCommands }: StoredRoom): string[] => [
-    String(version),
-    roomJson(room),
-    immutableListJson(appliedCommands),
-    ttlMs,
-    String(room.lastActivity),
-    room.roomCode,
-  ];
+  /**
+   * Per room, the version and `ll` of the key as this process last wrote or read it (see the file
+   * comment); a save from the same version sends a delta. Cleared when it passes KNOWN_ROOMS_MAX.
+   */
+  const known = new Map<string, { version: number; ll: string }>();
+  const remember = (code: string, version: number, ll: string) => {
+    if (known.size >= KNOWN_ROOMS_MAX && !known.has(code)) known.clear();
+    known.set(code, { version, ll });
+  };
+
+  /**
+   * The fields a write deletes and sets: the room (its log out when it goes into the slots), the
+   * applied entries and the events, each into its slot (only those newer than `base` when given: a
+   * delta from what the key holds), `ll`, and the log slots the log does not fill (a log shorter than
+   * the ring, or one that stays in the room JSON).
+   */
+  const fieldsOf = (record: StoredRoom, base: { version: number; ll: string } | null) => {
+    const { room } = record;
+    const inRing = fitsRing(room.log);
+    const set = ['room', roomJson(inRing && room.log.length > 0 ? { ...room, log: [] } : room)];
+    for (const c of record.appliedCommands) {
+      if (base === null || c.version > base.version)
+        set.push(`a:${c.version % APPLIED_SLOTS}`, immutableJson(c));
+    }
+    const del: string[] = [];
+    const last = logLast(room.log, inRing);
+    if (inRing) {
+      const after = base === null || base.ll === '' ? Number.NEGATIVE_INFINITY : Number(base.ll);
+      for (const e of room.log) if (e.seq > after) set.push(`e:${e.seq % LOG_SLOTS}`, immutableJson(e));
+    }
+    if (room.log.length < LOG_SLOTS || !inRing) {
+      const filled = new Set(inRing ? room.log.map((e) => e.seq % LOG_SLOTS) : []);
+      for (let slot = 0; slot < LOG_SLOTS; slot++) if (!filled.has(slot)) del.push(`e:${slot}`);
+    }
+    if (last === null) del.push('ll');
+    else set.push('ll', String(last));
+    return { del, set, ll: last === null ? '' : String(last) };
+  };
 
   return {
     async load(roomCode) {
-      const [v, room, applied, data] = await client.hmGet(roomKey(roomCode), [
-        'v',
-        'room',
-        'applied',
-        'data',
-      ]);
-      if (v == null) return null;
-      if (data != null) {
-        // Written by an older version (the whole StoredRoom in one field).
-        const record = JSON.parse(data) as StoredRoom;
-        return { ...record, version: Number(v) };
+      const hash = await client.hGetAll(roomKey(roomCode));
+      const v = hash.v;
+      if (v === undefined) {
+        known.delete(roomCode);
+        return null;
       }
-      if (room == null || applied == null) return null;
-      return {
-        room: JSON.parse(room) as Room,
-        version: Number(v),
-        appliedCommands: JSON.parse(applied) as AppliedCommand[],
-      };
+      const version = Number(v);
+      if (hash.data !== undefined) {
+        // Written by an older version (the whole StoredRoom in one field).
+        known.delete(roomCode);
+        const record = JSON.parse(hash.data) as StoredRoom;
+        return { ...record, version };
+      }
+      if (hash.room === undefined) return null;
+      const room = JSON.parse(hash.room) as Room;
+      let appliedCommands: AppliedCommand[];
+      if (hash.applied !== undefined) {
+        // The format before the slots: the whole list in one field, the log in the room JSON.
+        known.delete(roomCode);
+        appliedCommands = JSON.parse(hash.applied) as AppliedCommand[];
+      } else {
+        remember(roomCode, version, hash.ll ?? '');
+        appliedCommands = [];
+        const events: LoggedEvent[] = [];
+        for (const [field, json] of Object.entries(hash)) {
+          if (field.startsWith('a:')) appliedCommands.push(JSON.parse(json) as AppliedCommand);
+          else if (field.startsWith('e:')) events.push(JSON.parse(json) as LoggedEvent);
+        }
+        appliedCommands = appliedCommands
+          .filter((c) => c.version > version - APPLIED_SLOTS)
+          .sort((a, b) => a.version - b.version);
+        // No slots: the log is in the JSON (one that does not fit the ring), or empty.
+        if (events.length > 0) room.log = events.sort((a, b) => a.seq - b.seq);
+      }
+      return { room, version, appliedCommands };
     },
 
     async create(record) {
-      const code = record.room.roomCode;
-      return (await run(CREATE, [roomKey(code), activityKey], writeArgs(record))) === 1;
+      const { room, version } = record;
+      const { set, ll } = fieldsOf(record, null);
+      const args = [String(version), ttlMs, String(room.lastActivity), room.roomCode, ...set];
+      if ((await run(CREATE, [roomKey(room.roomCode), activityKey], args)) !== 1) return false;
+      remember(room.roomCode, version, ll);
+      return true;
     },
 
     async save(record, expectedVersion) {
-      const code = record.room.roomCode;
-      const args = [String(expectedVersion), ...writeArgs(record)];
-      return (await run(SAVE, [roomKey(code), activityKey], args)) === 1;
+      const { room, version } = record;
+      const code = room.roomCode;
+      const write = async (base: { version: number; ll: string } | null) => {
+        const { del, set, ll } = fieldsOf(record, base);
+        const head = [String(expectedVersion), String(version), ttlMs, String(room.lastActivity), code];
+        const args = [...head, base === null ? '*' : base.ll, String(del.length), ...del, ...set];
+        return { result: await run(SAVE, [roomKey(code), activityKey], args), ll };
+      };
+      const guess = known.get(code);
+      known.delete(code);
+      let attempt = await write(guess?.version === expectedVersion ? guess : null);
+      // The key is not what this process last saw (another process wrote it, or an older format).
+      if (attempt.result === -1) attempt = await write(null);
+      if (attempt.result !== 1) return false;
+      remember(code, version, attempt.ll);
+      return true;
     },
 
     async delete(roomCode, expectedVersion) {

@@ -7,9 +7,9 @@
  * is read with a separate connection to see exactly what is stored.
  */
 import { describe, expect, it } from 'vitest';
-import { applyCommand, createRoom } from '../../engine';
 import { LOG_LIMIT } from '../../engine/room';
-import type { Command, Room } from '../../engine/types';
+import type { Room } from '../../engine/types';
+import { game } from './engine-game';
 import type { StoredRoom } from './room-store';
 import { sqliteTestFile } from './sqlite-test-file';
 
@@ -26,37 +26,6 @@ function stored(code: string): { rowLog: unknown; seqs: number[] } {
       .all(code);
     return { rowLog: json ? (JSON.parse(json.room) as Room).log : undefined, seqs };
   });
-}
-
-let clock = 0;
-function apply(room: Room, actor: string, command: Command): Room {
-  const res = applyCommand(room, actor, command, ++clock);
-  if (!res.ok || !res.room) throw new Error(`${command.type} refused`);
-  return res.room;
-}
-
-/** A 3-player game, one room per committed change: long enough for the log to reach its cap. */
-function game(code: string, changes: number): Room[] {
-  let room = createRoom({ roomCode: code, hostId: 'ana', hostName: 'Ana', startingChips: 5_000, now: 0 });
-  const rooms = [room];
-  const push = (actor: string, command: Command) => {
-    room = apply(room, actor, command);
-    rooms.push(room);
-  };
-  for (const id of ['ben', 'cal']) {
-    push(id, { type: 'join', name: id, startingChips: 5_000 });
-    push('ana', { type: 'approve', playerId: id });
-  }
-  push('ana', { type: 'startGame' });
-  while (rooms.length < changes) {
-    const gs = room.gameState;
-    if (gs.stage === 'SHOWDOWN') {
-      if (gs.winnerIds.length === 0) push('ana', { type: 'declareWinners', winnerIds: ['ana'] });
-      else push('ana', { type: 'newHand' });
-    } else if (gs.currentTurnPlayerId) push(gs.currentTurnPlayerId, { type: 'act', action: 'CALL' });
-    else push('ana', { type: 'advanceStage' });
-  }
-  return rooms;
 }
 
 const record = (room: Room, version: number): StoredRoom => ({

@@ -60,19 +60,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { LOG_LIMIT } from '../../engine/room';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJson } from '../room-json';
-import { APPLIED_COMMANDS_KEPT } from '../room-service';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
+import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
 import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpointer';
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
-
-/** Slots of the applied command ring and of the log ring (see the file comment). */
-const APPLIED_SLOTS = APPLIED_COMMANDS_KEPT;
-const LOG_SLOTS = LOG_LIMIT;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rooms (
@@ -326,18 +321,6 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       db.close();
     },
   };
-}
-
-/** The row's `log_last`: the highest seq the slots will hold, null when they hold none. */
-function logLast(log: readonly LoggedEvent[], inRing: boolean): number | null {
-  return inRing && log.length > 0 ? log[log.length - 1]!.seq : null;
-}
-
-/** True when `log` fits the log ring: seqs increasing, fewer than LOG_SLOTS apart from first to last. */
-function fitsRing(log: readonly LoggedEvent[]): boolean {
-  if (log.length === 0) return true;
-  for (let i = 1; i < log.length; i++) if (log[i]!.seq <= log[i - 1]!.seq) return false;
-  return log[log.length - 1]!.seq - log[0]!.seq < LOG_SLOTS;
 }
 
 /** The JSON of the room row: the room without its log when the log goes into the slots. */

@@ -1,0 +1,33 @@
+/**
+ * Test support for the store suites: the rooms of a real game played by the real engine, one room per
+ * committed change, long enough for the hand log to reach its cap and slide.
+ */
+import { applyCommand, createRoom } from '../../engine';
+import type { Command, Room } from '../../engine/types';
+
+/** A 3-player game under `code` (host 'ana'; 'ben', 'cal'), `changes` rooms long (the first: created). */
+export function game(code: string, changes: number): Room[] {
+  let clock = 0;
+  let room = createRoom({ roomCode: code, hostId: 'ana', hostName: 'Ana', startingChips: 5_000, now: 0 });
+  const rooms = [room];
+  const push = (actor: string, command: Command) => {
+    const res = applyCommand(room, actor, command, ++clock);
+    if (!res.ok || !res.room) throw new Error(`${command.type} refused`);
+    room = res.room;
+    rooms.push(room);
+  };
+  for (const id of ['ben', 'cal']) {
+    push(id, { type: 'join', name: id, startingChips: 5_000 });
+    push('ana', { type: 'approve', playerId: id });
+  }
+  push('ana', { type: 'startGame' });
+  while (rooms.length < changes) {
+    const gs = room.gameState;
+    if (gs.stage === 'SHOWDOWN') {
+      if (gs.winnerIds.length === 0) push('ana', { type: 'declareWinners', winnerIds: ['ana'] });
+      else push('ana', { type: 'newHand' });
+    } else if (gs.currentTurnPlayerId) push(gs.currentTurnPlayerId, { type: 'act', action: 'CALL' });
+    else push('ana', { type: 'advanceStage' });
+  }
+  return rooms;
+}
