@@ -6,10 +6,11 @@
  * leaves every log). Measured at 1,000 rooms (bench/README.md): JSON.stringify of the whole room was
  * 17% of the server's busy time.
  *
- * Nothing else is remembered: an earlier version kept each room's whole JSON with the room object (for
- * the broadcast to reuse), which held ~11 KB per room in the old generation until the next command and
- * raised the server's peak RSS by ~100 MB at 1,000 rooms; broadcasts now carry a different room object
- * (log-delta.ts) anyway.
+ * Nothing per room is remembered: an earlier version kept each room's whole JSON with the room object
+ * (for the broadcast to reuse), which held ~11 KB per room in the old generation until the next command
+ * and raised the server's peak RSS by ~100 MB at 1,000 rooms. What the store's and the broadcast's
+ * copies of one committed room share instead is the JSON of everything but the log, kept for the last
+ * room only (lastSkeleton).
  */
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import type { Room } from '../engine/types';
