@@ -41,6 +41,18 @@ function slotHash(rec: StoredRoom): Record<string, string> {
   return hash;
 }
 
+/** Runs `fn` with a Redis connection of its own (to see or set exactly what is stored), closed after. */
+async function withRedis<T>(
+  fn: (client: Awaited<ReturnType<typeof connectRedis>>) => Promise<T>,
+): Promise<T> {
+  const client = await connectRedis(REDIS_URL);
+  try {
+    return await fn(client);
+  } finally {
+    client.destroy();
+  }
+}
+
 function code(): string {
   return randomUUID().slice(0, 5).toUpperCase();
 }
@@ -126,15 +138,12 @@ describe.skipIf(gate.skip)('redis store', () => {
       expect((await store.load(kept.room.roomCode))?.version).toBe(2);
       // An expired room is no longer listed (and is pruned from the activity set).
       expect(await store.listIdle(Number.MAX_SAFE_INTEGER)).not.toContain(dropped.room.roomCode);
-      const client = await connectRedis(REDIS_URL);
-      try {
+      await withRedis(async (client) => {
         expect(await client.zScore(`${prefix}rooms:activity`, dropped.room.roomCode)).toBeNull();
         const pttl = await client.pTTL(`${prefix}room:${kept.room.roomCode}`);
         expect(pttl).toBeGreaterThan(0);
         expect(pttl).toBeLessThanOrEqual(300);
-      } finally {
-        client.destroy();
-      }
+      });
     });
 
     it('stores the room without its log, each applied entry and each event in its slot, and ll', async () => {
@@ -143,17 +152,14 @@ describe.skipIf(gate.skip)('redis store', () => {
       await store.create(rec);
       const saved = next(rec, 'layout');
       expect(await store.save(saved, 1)).toBe(true);
-      const client = await connectRedis(REDIS_URL);
-      try {
+      await withRedis(async (client) => {
         expect(await client.hGetAll(`${prefix}room:${rec.room.roomCode}`)).toEqual(slotHash(saved));
         expect(slotHash(saved)).toMatchObject({
           'a:2': expect.any(String),
           'e:0': expect.any(String),
           ll: '0',
         });
-      } finally {
-        client.destroy();
-      }
+      });
     });
 
     it('a save stringifies the room once, through roomJson', async () => {
@@ -195,8 +201,7 @@ describe.skipIf(gate.skip)('redis store', () => {
       };
       await saveNext('a');
       await saveNext('b');
-      const client = await connectRedis(REDIS_URL);
-      try {
+      await withRedis(async (client) => {
         // Marks on slots written before: a delta leaves them alone.
         await client.hSet(key, { 'a:2': 'mark', 'e:2': 'mark' });
         await saveNext('c');
@@ -219,16 +224,13 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await client.hGet(key, 'a:2')).toBe('mark');
         await client.hSet(key, { 'a:2': JSON.stringify(byOther.appliedCommands[0]) });
         expect(await store.load(current.room.roomCode)).toEqual(byOther);
-      } finally {
-        client.destroy();
-      }
+      });
     });
 
     describe('keys written by older versions ({ v, data: JSON of the whole StoredRoom })', () => {
       /** Writes `rec` the way the old store did: HSET v + data, PEXPIRE, ZADD. */
       async function writeOldFormat(rec: StoredRoom, ttlMs = 60_000): Promise<void> {
-        const client = await connectRedis(REDIS_URL);
-        try {
+        await withRedis(async (client) => {
           const key = `${prefix}room:${rec.room.roomCode}`;
           await client.hSet(key, { v: String(rec.version), data: JSON.stringify(rec) });
           await client.pExpire(key, ttlMs);
@@ -236,17 +238,12 @@ describe.skipIf(gate.skip)('redis store', () => {
             score: rec.room.lastActivity,
             value: rec.room.roomCode,
           });
-        } finally {
-          client.destroy();
-        }
+        });
       }
       async function rawHash(roomCode: string): Promise<Record<string, string>> {
-        const client = await connectRedis(REDIS_URL);
-        try {
+        return withRedis(async (client) => {
           return { ...(await client.hGetAll(`${prefix}room:${roomCode}`)) };
-        } finally {
-          client.destroy();
-        }
+        });
       }
 
       it('load reads them; a save over them rewrites the key in the new format and refreshes the TTL', async () => {
@@ -263,14 +260,11 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await store.save(saved, 7)).toBe(true);
         expect(await rawHash(old.room.roomCode)).toEqual(slotHash(saved));
         expect(await store.load(old.room.roomCode)).toEqual(saved);
-        const client = await connectRedis(REDIS_URL);
-        try {
+        await withRedis(async (client) => {
           const pttl = await client.pTTL(`${prefix}room:${old.room.roomCode}`);
           expect(pttl).toBeGreaterThan(30_000);
           expect(pttl).toBeLessThanOrEqual(120_000);
-        } finally {
-          client.destroy();
-        }
+        });
       });
 
       it('a save with a stale version changes nothing; delete and touch work on them', async () => {
@@ -310,8 +304,7 @@ describe.skipIf(gate.skip)('redis store', () => {
         appliedCommands: [3, 4].map((version) => ({ commandId: `c${version}`, actorId: 'a', version })),
       };
       const key = `${prefix}room:${rec.room.roomCode}`;
-      const client = await connectRedis(REDIS_URL);
-      try {
+      await withRedis(async (client) => {
         await client.hSet(key, {
           v: '4',
           room: JSON.stringify(rec.room),
@@ -331,33 +324,25 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await client.hGetAll(key)).toEqual(slotHash(saved));
         expect(await store.load(rec.room.roomCode)).toEqual(saved);
         expect(await (await open()).load(rec.room.roomCode)).toEqual(saved);
-      } finally {
-        client.destroy();
-      }
+      });
     });
 
     it('roomTtlMs 0 keeps rooms without a TTL', async () => {
       const store = await open({ roomTtlMs: 0 });
       const rec = record(code());
       await store.create(rec);
-      const client = await connectRedis(REDIS_URL);
-      try {
+      await withRedis(async (client) => {
         expect(await client.pTTL(`${prefix}room:${rec.room.roomCode}`)).toBe(-1);
-      } finally {
-        client.destroy();
-      }
+      });
     });
 
     it('keeps working after Redis forgets its scripts (SCRIPT FLUSH, restart): EVAL fallback', async () => {
       const store = await open();
       const rec = record(code());
       await store.create(rec);
-      const client = await connectRedis(REDIS_URL);
-      try {
+      await withRedis(async (client) => {
         await client.scriptFlush();
-      } finally {
-        client.destroy();
-      }
+      });
       expect(await store.save(next(rec, 'after-flush'), 1)).toBe(true);
       expect((await store.load(rec.room.roomCode))?.version).toBe(2);
     });
