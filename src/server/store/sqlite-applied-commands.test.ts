@@ -21,19 +21,23 @@ import { sqliteTestFile } from './sqlite-test-file';
 const file = sqliteTestFile('chipless-applied-');
 const { open, withFile } = file;
 
-/** The applied_slots rows of `code`, as stored, in version order. */
+/** The applied entries of `code` as stored (free slots, version -1, left out), in version order. */
 function storedEntries(code: string): AppliedCommand[] {
   return withFile((db) =>
     db
       .prepare<[string], AppliedCommand>(
-        'SELECT command_id AS commandId, actor_id AS actorId, version FROM applied_slots WHERE code = ? ORDER BY version',
+        'SELECT command_id AS commandId, actor_id AS actorId, version FROM applied_slots WHERE code = ? AND version > 0 ORDER BY version',
       )
       .all(code),
   );
 }
 
+/** Applied entries stored, over all rooms (free slots not counted). */
 function countEntries(): number {
-  return withFile((db) => db.prepare<[], { n: number }>('SELECT count(*) AS n FROM applied_slots').get()!.n);
+  return withFile(
+    (db) =>
+      db.prepare<[], { n: number }>('SELECT count(*) AS n FROM applied_slots WHERE version > 0').get()!.n,
+  );
 }
 
 function entry(version: number): AppliedCommand {

@@ -16,12 +16,12 @@ import { sqliteTestFile } from './sqlite-test-file';
 const file = sqliteTestFile('chipless-log-');
 const { open, withFile } = file;
 
-/** The stored room JSON's log and the log_slots seqs of `code`. */
+/** The stored room JSON's log and the seqs in the log slots of `code` (free slots, seq -1, left out). */
 function stored(code: string): { rowLog: unknown; seqs: number[] } {
   return withFile((db) => {
     const json = db.prepare<[string], { room: string }>('SELECT room FROM rooms WHERE code = ?').get(code);
     const seqs = db
-      .prepare<[string], number>('SELECT seq FROM log_slots WHERE code = ? ORDER BY seq')
+      .prepare<[string], number>('SELECT seq FROM log_slots WHERE code = ? AND seq >= 0 ORDER BY seq')
       .pluck()
       .all(code);
     return { rowLog: json ? (JSON.parse(json.room) as Room).log : undefined, seqs };

@@ -13,16 +13,29 @@
  *   as a ring of APPLIED_COMMANDS_KEPT slots (slot = version % APPLIED_COMMANDS_KEPT; WITHOUT ROWID,
  *   keyed by (code, slot)). A save overwrites the one slot of its new version in place: one page, no
  *   delete, no page split. `load` reads the slots with a version above the room's version minus
- *   APPLIED_COMMANDS_KEPT (older slots not yet overwritten are left out), in version order.
+ *   APPLIED_COMMANDS_KEPT and above 0 (older slots not yet overwritten, and free ones, are left out),
+ *   in version order.
  * - `log_slots(code, slot, seq, event)`: the room's hand log as a ring of LOG_LIMIT slots (slot = seq
  *   % LOG_LIMIT). A save writes the events with a seq above the highest stored one (the row's
  *   `log_last`, read with the version before the UPDATE; reading the slots instead cost ~12 µs) into
  *   their slots.
  *   The engine's log is the last at most LOG_LIMIT events, consecutive by seq, and only grows at its
  *   end (dropping from its start once full), so the slots hold exactly the log; while it is shorter
- *   than the ring a save also deletes any slot below the log's first seq. A log that does not fit a
+ *   than the ring a save also frees any slot below the log's first seq. A log that does not fit a
  *   ring (not increasing, or spanning LOG_LIMIT seqs or more: never the engine's) stays in the room
- *   JSON with no slots, which `load` reads as it is.
+ *   JSON with its slots all free, which `load` reads as it is. Events are stored padded with spaces
+ *   to a multiple of EVENT_CELL bytes (JSON.parse skips them), so nearly every event is the same size.
+ * - **Both rings are whole from the room's creation**: `create` fills every slot the record does not
+ *   use with a free one (applied: version -1 and blank ids as long as a UUID; log: seq -1 and a blank
+ *   event of EVENT_CELL bytes); freeing a log slot overwrites it so, and only `delete` removes slots.
+ *   So a save never inserts or deletes a slot row, it overwrites one of the same size: SQLite
+ *   rewrites the cell in place and never splits or merges a B-tree page. Inserting into a filling ring
+ *   split pages every few commands during a room's first ~100 commands, and every split costs
+ *   more than its pages: SQLite's balance routine renumbers pages through a temporary page number
+ *   (1 GiB / page size), after which the commit scans the whole page cache (16 MB, ~4,000 pages) to
+ *   drop pages beyond the end of the file. That scan was the top native function in a profile of the
+ *   loaded server (`perf`, 4.3% of its samples; bench/README.md). Rooms of files written before this
+ *   have partial rings and fill them as before; they work the same, only slower to save.
  * - `counters(key, value)`: analytics counters.
  *
  * A save is one transaction: the conditional UPDATE of the room row (`WHERE version = ?`) and, only if
@@ -33,7 +46,7 @@
  * every committed change comes from exactly one command. Entries at or below the expected version are
  * taken to be stored already and are not written again; an entry that is not newer than its slot's
  * (two at one version) makes the write throw and roll back. `create` writes the row and all its
- * entries and events; `delete` removes them all; each in one transaction, so a crash never leaves half
+ * entries and events (and the free slots); `delete` removes them all; each in one transaction, so a crash never leaves half
  * a write, and nothing outlives its room. `load` reads everything in one read transaction (one
  * snapshot, even while another connection writes).
  *
@@ -68,6 +81,15 @@ import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpoint
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
+
+/** The version of a free applied slot and the seq of a free log slot (real ones are never negative). */
+const FREE = -1;
+/** The ids of a free applied slot: as long as the UUIDs the server and its clients use. */
+const FREE_ID = ' '.repeat(36);
+/** Log events are stored padded to a multiple of this many bytes (the engine's are 65–256). */
+export const EVENT_CELL = 256;
+/** The event of a free log slot. */
+const FREE_EVENT = ' '.repeat(EVENT_CELL);
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rooms (
@@ -159,7 +181,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
   const selectRoom = db.prepare<[string], RoomRow>('SELECT version, room FROM rooms WHERE code = ?');
   const selectApplied = db
     .prepare<[string, number], AppliedRow>(
-      'SELECT command_id, actor_id, version FROM applied_slots WHERE code = ? AND version > ? ORDER BY version',
+      'SELECT command_id, actor_id, version FROM applied_slots WHERE code = ? AND version > max(?, 0) ORDER BY version',
     )
     .raw();
   const selectHead = db.prepare<[string], StoredHead>('SELECT version, log_last FROM rooms WHERE code = ?');
@@ -186,17 +208,31 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     for (const [key, by] of Object.entries(counters)) addCounter.run(key, by);
   });
   const selectLog = db
-    .prepare<[string], string>('SELECT event FROM log_slots WHERE code = ? ORDER BY seq')
+    .prepare<[string], string>('SELECT event FROM log_slots WHERE code = ? AND seq >= 0 ORDER BY seq')
     .pluck();
   const selectLastSeq = db
-    .prepare<[string], number | null>('SELECT max(seq) FROM log_slots WHERE code = ?')
+    .prepare<[string], number | null>('SELECT max(seq) FROM log_slots WHERE code = ? AND seq >= 0')
     .pluck();
   const putEvent = db.prepare<[string, number, number, string]>(
     `INSERT INTO log_slots (code, slot, seq, event) VALUES (?, ?, ?, ?)
      ON CONFLICT (code, slot) DO UPDATE SET seq = excluded.seq, event = excluded.event`,
   );
-  const pruneLog = db.prepare<[string, number]>('DELETE FROM log_slots WHERE code = ? AND seq < ?');
+  const pruneLog = db.prepare<[string, number]>(
+    `UPDATE log_slots SET seq = ${FREE}, event = '${FREE_EVENT}' WHERE code = ? AND seq >= 0 AND seq < ?`,
+  );
+  const clearLog = db.prepare<[string]>(
+    `UPDATE log_slots SET seq = ${FREE}, event = '${FREE_EVENT}' WHERE code = ? AND seq >= 0`,
+  );
   const deleteLog = db.prepare<[string]>('DELETE FROM log_slots WHERE code = ?');
+  const fillApplied = db.prepare<[string]>(
+    `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${APPLIED_SLOTS - 1})
+     INSERT OR IGNORE INTO applied_slots (code, slot, version, command_id, actor_id)
+     SELECT ?, n, ${FREE}, '${FREE_ID}', '${FREE_ID}' FROM s`,
+  );
+  const fillLog = db.prepare<[string]>(
+    `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${LOG_SLOTS - 1})
+     INSERT OR IGNORE INTO log_slots (code, slot, seq, event) SELECT ?, n, ${FREE}, '${FREE_EVENT}' FROM s`,
+  );
 
   /** Writes `c` into its slot; throws when the slot holds an entry at least as new (see the file comment). */
   const writeApplied = (code: string, c: AppliedCommand) => {
@@ -211,11 +247,12 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
    */
   const writeLog = (code: string, log: LoggedEvent[], storedLast: number | null) => {
     if (log.length === 0) {
-      deleteLog.run(code);
+      clearLog.run(code);
       return;
     }
     const last = storedLast ?? selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
-    for (const e of log) if (e.seq > last) putEvent.run(code, e.seq % LOG_SLOTS, e.seq, immutableJson(e));
+    for (const e of log)
+      if (e.seq > last) putEvent.run(code, e.seq % LOG_SLOTS, e.seq, slotEvent(immutableJson(e)));
     // A full ring has every slot overwritten by the log; a shorter log may have left some behind.
     if (log.length < LOG_SLOTS) pruneLog.run(code, log[0]!.seq);
   };
@@ -244,6 +281,8 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     for (const c of record.appliedCommands) writeApplied(room.roomCode, c);
     deleteLog.run(room.roomCode);
     if (inRing) writeLog(room.roomCode, room.log, null);
+    fillApplied.run(room.roomCode);
+    fillLog.run(room.roomCode);
     return true;
   });
   // Run with BEGIN IMMEDIATE (below): it reads the row before writing, and a deferred transaction
@@ -261,7 +300,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     }
     for (const c of record.appliedCommands) if (c.version > expectedVersion) writeApplied(code, c);
     if (inRing) writeLog(code, room.log, head.log_last);
-    else deleteLog.run(code);
+    else clearLog.run(code);
     return true;
   });
   const deleteRows = db.transaction((code: string, expectedVersion: number) => {
@@ -321,6 +360,13 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       db.close();
     },
   };
+}
+
+/** An event's JSON padded with spaces (which JSON.parse skips) to a whole number of EVENT_CELL bytes. */
+export function slotEvent(json: string): string {
+  const bytes = Buffer.byteLength(json);
+  const rest = bytes % EVENT_CELL;
+  return rest === 0 ? json : json + ' '.repeat(EVENT_CELL - rest);
 }
 
 /** The JSON of the room row: the room without its log when the log goes into the slots. */
