@@ -134,6 +134,52 @@ describe('SQLite store: whole rings', () => {
     expect([now.applied, now.log]).toEqual([[], []]);
   });
 
+  it('a file written before whole rings gets them when opened, once (PRAGMA user_version)', async () => {
+    let store = open();
+    const rooms = game('RINGM', 30);
+    const records: StoredRoom[] = rooms.map((room, i) => ({
+      room,
+      version: i + 1,
+      appliedCommands: range(i + 1).map((k) => ({ commandId: `c${k + 1}`, actorId: 'ana', version: k + 1 })),
+    }));
+    expect(await store.create(records[0]!)).toBe(true);
+    for (let i = 1; i < 20; i++) expect(await store.save(records[i]!, i)).toBe(true);
+    const other = game('RINGN', 1)[0]!;
+    expect(await store.create({ room: other, version: 1, appliedCommands: [] })).toBe(true);
+    await store.close();
+    // As the store wrote it before: only the slots it had filled, user_version 0.
+    const strip = (version: number) =>
+      withFile((db) => {
+        db.prepare('DELETE FROM applied_slots WHERE version = -1').run();
+        db.prepare('DELETE FROM log_slots WHERE seq = -1').run();
+        db.pragma(`user_version = ${version}`);
+      });
+    strip(0);
+    const partial = rings('RINGM');
+    expect(partial.applied).toHaveLength(20);
+    expect(rings('RINGN').log).toHaveLength(other.log.length);
+
+    store = open();
+    expect(withFile((db) => db.pragma('user_version', { simple: true }))).toBe(1);
+    for (const code of ['RINGM', 'RINGN']) {
+      const now = rings(code);
+      expect(slotsOf(now.applied)).toEqual(range(APPLIED_SLOTS));
+      expect(slotsOf(now.log)).toEqual(range(LOG_SLOTS));
+    }
+    expect(await store.load('RINGM')).toEqual(records[19]);
+    expect((await store.load('RINGN'))?.room).toEqual(other);
+    // The rest of the game saves into the filled rings.
+    for (let i = 20; i < records.length; i++) expect(await store.save(records[i]!, i)).toBe(true);
+    expect(await store.load('RINGM')).toEqual(records.at(-1));
+    await store.close();
+
+    // Marked: a later open does not fill again (and the store works with partial rings all the same).
+    strip(1);
+    store = open();
+    expect(rings('RINGN').applied).toEqual([]);
+    expect(await store.load('RINGM')).toEqual(records.at(-1));
+  });
+
   it('pads an event to whole cells counted in UTF-8 bytes, and the padding parses away', () => {
     const ascii = JSON.stringify({ type: 'bet', name: 'Ana', amount: 250 });
     const wide = JSON.stringify({ type: 'bet', name: 'Zoë 🂡', amount: 250 });

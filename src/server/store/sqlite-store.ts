@@ -34,8 +34,8 @@
  *   more than its pages: SQLite's balance routine renumbers pages through a temporary page number
  *   (1 GiB / page size), after which the commit scans the whole page cache (16 MB, ~4,000 pages) to
  *   drop pages beyond the end of the file. That scan was the top native function in a profile of the
- *   loaded server (`perf`, 4.3% of its samples; bench/README.md). Rooms of files written before this
- *   have partial rings and fill them as before; they work the same, only slower to save.
+ *   loaded server (`perf`, 4.3% of its samples; bench/README.md). Files written before this get whole
+ *   rings for all their rooms when opened (see the migrations).
  * - `counters(key, value)`: analytics counters.
  *
  * A save is one transaction: the conditional UPDATE of the room row (`WHERE version = ?`) and, only if
@@ -62,6 +62,8 @@
  * - Rows written before the log had its own table hold the log in the room JSON and have no slots;
  *   `load` keeps that log, and the first save of the room moves it into the slots.
  * - Files made before `rooms.log_last` get the column (ALTER TABLE ... ADD COLUMN), null in every row.
+ * - Files written before the rings were whole from creation (`PRAGMA user_version` 0) get a free slot
+ *   in every slot of every room that has no row (`fillRings`), then user_version 1.
  * Opening runs the schema creation and the migrations in one IMMEDIATE transaction: a second process
  * opening the file waits, and a migration that fails leaves the file as it was. A server of an older
  * version cannot use a migrated file.
@@ -121,6 +123,20 @@ CREATE TABLE IF NOT EXISTS counters (
 ) STRICT;
 `;
 
+/** Puts a free slot into every slot of a room's applied ring that has no row. */
+const FILL_APPLIED = `
+WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${APPLIED_SLOTS - 1})
+INSERT OR IGNORE INTO applied_slots (code, slot, version, command_id, actor_id)
+SELECT ?, n, ${FREE}, '${FREE_ID}', '${FREE_ID}' FROM s`;
+
+/** Puts a free slot into every slot of a room's log ring that has no row. */
+const FILL_LOG = `
+WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${LOG_SLOTS - 1})
+INSERT OR IGNORE INTO log_slots (code, slot, seq, event) SELECT ?, n, ${FREE}, '${FREE_EVENT}' FROM s`;
+
+/** `PRAGMA user_version` of a file whose rooms all have whole rings (fillRings). */
+const WHOLE_RINGS_VERSION = 1;
+
 /** Writes an applied entry into its slot unless the slot holds one at least as new (then changes = 0). */
 const PUT_APPLIED = `
 INSERT INTO applied_slots (code, slot, version, command_id, actor_id) VALUES (?, ?, ?, ?, ?)
@@ -170,6 +186,7 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       migrateAppliedColumn(db);
       migrateRowTables(db);
       addLogLastColumn(db);
+      fillRings(db);
     }).immediate();
   } catch (err) {
     db.close();
@@ -224,15 +241,8 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     `UPDATE log_slots SET seq = ${FREE}, event = '${FREE_EVENT}' WHERE code = ? AND seq >= 0`,
   );
   const deleteLog = db.prepare<[string]>('DELETE FROM log_slots WHERE code = ?');
-  const fillApplied = db.prepare<[string]>(
-    `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${APPLIED_SLOTS - 1})
-     INSERT OR IGNORE INTO applied_slots (code, slot, version, command_id, actor_id)
-     SELECT ?, n, ${FREE}, '${FREE_ID}', '${FREE_ID}' FROM s`,
-  );
-  const fillLog = db.prepare<[string]>(
-    `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${LOG_SLOTS - 1})
-     INSERT OR IGNORE INTO log_slots (code, slot, seq, event) SELECT ?, n, ${FREE}, '${FREE_EVENT}' FROM s`,
-  );
+  const fillApplied = db.prepare<[string]>(FILL_APPLIED);
+  const fillLog = db.prepare<[string]>(FILL_LOG);
 
   /** Writes `c` into its slot; throws when the slot holds an entry at least as new (see the file comment). */
   const writeApplied = (code: string, c: AppliedCommand) => {
@@ -435,6 +445,31 @@ function migrateRowTables(db: Database.Database): void {
       DROP TABLE room_log;
     `);
   }
+}
+
+/**
+ * Makes the rings of every room whole (free slots where a room has no row) in a file written before
+ * `create` did so, and marks the file (`PRAGMA user_version`, which commits or rolls back with the
+ * opening transaction) so later opens skip it. Runs inside the opening transaction.
+ */
+function fillRings(db: Database.Database): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= WHOLE_RINGS_VERSION) return;
+  const page = db
+    .prepare<[string, number], string>('SELECT code FROM rooms WHERE code > ? ORDER BY code LIMIT ?')
+    .pluck();
+  const fillApplied = db.prepare<[string]>(FILL_APPLIED);
+  const fillLog = db.prepare<[string]>(FILL_LOG);
+  let after = '';
+  for (;;) {
+    const codes = page.all(after, MIGRATION_PAGE);
+    for (const code of codes) {
+      fillApplied.run(code);
+      fillLog.run(code);
+    }
+    if (codes.length < MIGRATION_PAGE) break;
+    after = codes[codes.length - 1]!;
+  }
+  db.pragma(`user_version = ${WHOLE_RINGS_VERSION}`);
 }
 
 /**
