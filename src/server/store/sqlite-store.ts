@@ -46,9 +46,9 @@
  * every committed change comes from exactly one command. Entries at or below the expected version are
  * taken to be stored already and are not written again; an entry that is not newer than its slot's
  * (two at one version) makes the write throw and roll back. `create` writes the row and all its
- * entries and events (and the free slots); `delete` removes them all; each in one transaction, so a crash never leaves half
- * a write, and nothing outlives its room. `load` reads everything in one read transaction (one
- * snapshot, even while another connection writes).
+ * entries and events (and the free slots); `delete` removes them all; each in one transaction, so a
+ * crash never leaves half a write, and nothing outlives its room. `load` reads everything in one read
+ * transaction (one snapshot, even while another connection writes).
  *
  * Migrations, each run once by the open (below) and tested:
  * - Files written before the slots had `applied_commands(code, version, ...)` and `room_log(code, seq,
