@@ -31,7 +31,7 @@ export function immutableJson(value: object): string {
 }
 
 /** JSON.stringify(list), from each (immutable) element's remembered JSON. */
-export function immutableListJson(list: readonly object[]): string {
+function immutableListJson(list: readonly object[]): string {
   let out = '[';
   for (let i = 0; i < list.length; i++)
     out += i === 0 ? immutableJson(list[i]!) : `,${immutableJson(list[i]!)}`;
