@@ -82,12 +82,23 @@ export function processMemoryMb(pid: number): { rssMb: number; peakRssMb: number
   return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, peakRssMb: Math.round(kb('VmHWM') / 102.4) / 10 };
 }
 
-/** CPU time (ms, all cores together) the whole machine has spent busy so far, from /proc/stat. */
-export function machineBusyCpuMs(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
-  const [, user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
-  const busy = user! + nice! + system! + irq! + softirq! + steal!;
-  void idle;
-  void iowait;
-  return (busy * 1000) / clockTicksPerSecond();
+/**
+ * The first line of /proc/stat in clock ticks: `busy` is the time the machine's own CPUs ran anything
+ * (user, nice, system, irq, softirq), `steal` the time the hypervisor gave this VM's vCPUs to others
+ * while they had work (the box is shared: it slows every process here alike, floor included).
+ */
+export function parseProcStat(firstLine: string): { busy: number; steal: number } {
+  const [label, ...fields] = firstLine.trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  if (label !== 'cpu' || [user, nice, system, irq, softirq, steal].some((n) => !Number.isFinite(n))) {
+    throw new Error(`not the cpu line of /proc/stat: ${firstLine}`);
+  }
+  return { busy: user! + nice! + system! + irq! + softirq!, steal: steal! };
+}
+
+/** CPU time (ms, all cores together) the whole machine has spent busy so far, and stolen, from /proc/stat. */
+export function machineCpuMs(): { busyMs: number; stealMs: number } {
+  const { busy, steal } = parseProcStat(readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!);
+  const perTick = 1000 / clockTicksPerSecond();
+  return { busyMs: busy * perTick, stealMs: steal * perTick };
 }
