@@ -9,10 +9,16 @@ import { applyCommand, type Command, createRoom, type GameEvent } from '../engin
 import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../shared/limits';
 import type { GoneReason } from '../shared/protocol';
 import type { Logger } from './logger';
-import type { AppliedCommand, RoomStore, StoredRoom } from './store/room-store';
+import {
+  APPLIED_COMMANDS_KEPT,
+  type AppliedCommand,
+  type RoomStore,
+  type StoredRoom,
+} from './store/room-store';
 
-/** How many applied command ids a room remembers for idempotent retries. */
-export const APPLIED_COMMANDS_KEPT = 100;
+/** How many applied command ids a room remembers for idempotent retries (defined with the store's types). */
+export { APPLIED_COMMANDS_KEPT };
+
 /** Load/apply/save attempts before giving up on a contended room (another process keeps winning). */
 const MAX_ATTEMPTS = 8;
 /** Attempts at drawing a free room code. */

@@ -24,6 +24,7 @@ import { type Config, loadConfig } from './config';
 import { createLogger } from './logger';
 import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
+import type { SqliteStore } from './store/sqlite-store';
 
 /** Options of startServer. */
 export interface StartServerOptions {
@@ -111,6 +112,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
       if (stopped) return;
       stopped = true;
       app.destroy();
+      // The SQLite store keeps its directory locked while open: let go of it as a killed process would.
+      if (ownStore && 'abandon' in store) await (store as SqliteStore).abandon();
     },
   };
 }

@@ -22,10 +22,20 @@ export interface ContractStoreHandle {
   cleanup: () => Promise<void>;
   /**
    * Opens another store over the same data: a restarted process, or a second process sharing the
-   * backend. When given, the suite also checks persistence across close/reopen and races between
-   * two store instances. The suite closes what it opens.
+   * backend. The suite checks persistence across close and reopen, and races between two store
+   * instances (or, for an exclusive store, that the second is refused). The suite closes what it opens.
    */
-  openAnother?: () => Promise<RoomStore>;
+  openAnother: () => Promise<RoomStore>;
+}
+
+/** What kind of store the suite checks. */
+export interface ContractOptions {
+  /**
+   * True for a store that one process owns (SQLite: recent writes wait in its journal): opening
+   * another over the same data while one is open is refused, and the suite checks that instead of
+   * the races between two instances on the same data.
+   */
+  exclusive?: boolean;
 }
 
 /** A random room code that will not collide with other tests sharing the backend. */
@@ -134,7 +144,11 @@ function nextVersion(prev: StoredRoom, lastActivity = prev.room.lastActivity + 1
 }
 
 /** Defines the RoomStore contract suite for one store implementation. */
-export function runRoomStoreContract(name: string, makeStore: () => Promise<ContractStoreHandle>): void {
+export function runRoomStoreContract(
+  name: string,
+  makeStore: () => Promise<ContractStoreHandle>,
+  options: ContractOptions = {},
+): void {
   describe(`RoomStore contract: ${name}`, () => {
     let handle: ContractStoreHandle;
     let store: RoomStore;
@@ -412,9 +426,8 @@ export function runRoomStoreContract(name: string, makeStore: () => Promise<Cont
       });
     });
 
-    describe('persistence and multiple instances (when the factory supports openAnother)', () => {
-      it('every committed write survives close and reopen', async (ctx) => {
-        if (!handle.openAnother) return ctx.skip();
+    describe('persistence and multiple instances', () => {
+      it('every committed write survives close and reopen', async () => {
         const v1 = record(randomCode());
         const gone = record(randomCode());
         const key = `test/${randomUUID()}`;
@@ -436,38 +449,53 @@ export function runRoomStoreContract(name: string, makeStore: () => Promise<Cont
         }
       });
 
-      it('two instances on the same data: a save against a stale version loses', async (ctx) => {
-        if (!handle.openAnother) return ctx.skip();
-        const other = await handle.openAnother();
-        try {
+      if (options.exclusive) {
+        it('an exclusive store refuses a second instance while open, and goes on working', async () => {
           const v1 = record(randomCode());
           await store.create(v1);
-          expect(await other.load(v1.room.roomCode)).toEqual(v1);
-          const a = nextVersion(v1);
-          const b = nextVersion(v1);
-          const results = await Promise.all([store.save(a, 1), other.save(b, 1)]);
-          expect(results.filter(Boolean)).toHaveLength(1);
-          const expected = results[0] ? a : b;
-          expect(await store.load(v1.room.roomCode)).toEqual(expected);
-          expect(await other.load(v1.room.roomCode)).toEqual(expected);
-        } finally {
-          await other.close();
-        }
-      });
+          await expect(handle.openAnother()).rejects.toThrow('is in use by another Chipless server');
+          expect(await store.save(nextVersion(v1), 1)).toBe(true);
+          expect((await store.load(v1.room.roomCode))?.version).toBe(2);
+          await store.close();
+          const reopened = await handle.openAnother();
+          try {
+            expect((await reopened.load(v1.room.roomCode))?.version).toBe(2);
+          } finally {
+            await reopened.close();
+          }
+        });
+      } else {
+        it('two instances on the same data: a save against a stale version loses', async () => {
+          const other = await handle.openAnother();
+          try {
+            const v1 = record(randomCode());
+            await store.create(v1);
+            expect(await other.load(v1.room.roomCode)).toEqual(v1);
+            const a = nextVersion(v1);
+            const b = nextVersion(v1);
+            const results = await Promise.all([store.save(a, 1), other.save(b, 1)]);
+            expect(results.filter(Boolean)).toHaveLength(1);
+            const expected = results[0] ? a : b;
+            expect(await store.load(v1.room.roomCode)).toEqual(expected);
+            expect(await other.load(v1.room.roomCode)).toEqual(expected);
+          } finally {
+            await other.close();
+          }
+        });
 
-      it('two instances on the same data: increments from both add up', async (ctx) => {
-        if (!handle.openAnother) return ctx.skip();
-        const other = await handle.openAnother();
-        try {
-          const key = `test/${randomUUID()}`;
-          await Promise.all(
-            Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : other).increment({ [key]: 1 })),
-          );
-          expect(await other.readCounters([key])).toEqual({ [key]: 50 });
-        } finally {
-          await other.close();
-        }
-      });
+        it('two instances on the same data: increments from both add up', async () => {
+          const other = await handle.openAnother();
+          try {
+            const key = `test/${randomUUID()}`;
+            await Promise.all(
+              Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : other).increment({ [key]: 1 })),
+            );
+            expect(await other.readCounters([key])).toEqual({ [key]: 50 });
+          } finally {
+            await other.close();
+          }
+        });
+      }
     });
 
     it('close may be called more than once', async () => {

@@ -22,7 +22,7 @@ export async function createStore(
     case 'sqlite':
       return createSqliteStore({
         dataDir: config.dataDir,
-        checkpoints: { onError: (err) => logger?.warn({ err }, 'sqlite checkpoint failed') },
+        onError: (err) => logger?.error({ err }, 'sqlite store'),
       });
     case 'redis': {
       if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');

@@ -1,5 +1,12 @@
 import type { Room } from '../../engine/types';
 
+/**
+ * How many of its most recent applied command ids a room keeps (retries of older ones are refused as
+ * unknown). Here rather than in the room service, so the SQLite writer thread can use it without
+ * loading the service.
+ */
+export const APPLIED_COMMANDS_KEPT = 100;
+
 /** A command id the room has applied, kept so a retried command is acknowledged again, never re-applied. */
 export interface AppliedCommand {
   commandId: string;

@@ -8,7 +8,7 @@
  */
 import { LOG_LIMIT } from '../../engine/room';
 import type { LoggedEvent } from '../../engine/types';
-import { APPLIED_COMMANDS_KEPT } from '../room-service';
+import { APPLIED_COMMANDS_KEPT } from './room-store';
 
 /** Slots of the applied command ring. */
 export const APPLIED_SLOTS = APPLIED_COMMANDS_KEPT;

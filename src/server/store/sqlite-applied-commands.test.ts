@@ -346,7 +346,7 @@ describe('SQLite store: migration from the applied JSON column', () => {
       for (const suffix of ['', '-wal', '-shm'])
         rmSync(join(file.dir, SQLITE_FILE_NAME + suffix), { force: true });
       writeOldFile([{ record: good }, { record: bad, applied }]);
-      expect(() => createSqliteStore({ dataDir: file.dir, checkpoints: false })).toThrow(
+      expect(() => createSqliteStore({ dataDir: file.dir })).toThrow(
         'SQLite migration: room BAD001 has an unreadable applied command list',
       );
       withFile((db) => {
@@ -443,13 +443,13 @@ describe('SQLite store: migration from one row per entry and per event', () => {
           .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
           .pluck()
           .all(),
-      ).toEqual(['applied_slots', 'counters', 'log_slots', 'rooms']);
+      ).toEqual(['applied_slots', 'counters', 'log_slots', 'meta', 'rooms']);
       expect(
         db
           .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
           .pluck()
           .all(),
-      ).toEqual(['sqlite_autoindex_counters_1', 'sqlite_autoindex_rooms_1']);
+      ).toEqual(['sqlite_autoindex_counters_1', 'sqlite_autoindex_meta_1', 'sqlite_autoindex_rooms_1']);
     });
     expect(countEntries()).toBe(100 + 3 + 7);
     expect(storedEntries('ROWS01')).toEqual(full.appliedCommands);

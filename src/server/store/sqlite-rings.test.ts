@@ -13,7 +13,7 @@ import { APPLIED_COMMANDS_KEPT } from '../room-service';
 import { game } from './engine-game';
 import type { StoredRoom } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS } from './slots';
-import { EVENT_CELL, slotEvent } from './sqlite-store';
+import { EVENT_CELL, slotEvent } from './sqlite-apply';
 import { sqliteTestFile } from './sqlite-test-file';
 
 const file = sqliteTestFile('chipless-rings-');

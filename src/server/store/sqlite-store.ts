@@ -1,5 +1,23 @@
 /**
- * The default RoomStore: one SQLite file (better-sqlite3, WAL) in DATA_DIR.
+ * The default RoomStore: one SQLite file (better-sqlite3, WAL) in DATA_DIR, written through a journal.
+ *
+ * **How a write is made durable without waiting for SQLite.** A write (create, save, delete, touch,
+ * increment) is checked here, on the main thread, against what the store knows of each room (its
+ * version and log end, kept in memory in `heads` once read or written), turned into a journal entry
+ * (sqlite-apply.ts: for a save, the row's JSON and only the new applied ids and log events) and
+ * appended to the journal file with one `write` (sqlite-journal.ts) before the call resolves. From
+ * then on it survives the process being killed: the same guarantee as SQLite's WAL with
+ * `synchronous=NORMAL`, which the store had before (neither survives a power cut for certain). A writer
+ * thread (sqlite-writer.ts) applies the journal to the database in batches, one transaction every
+ * `writeIntervalMs`, and the main thread never waits for it to answer a command. Reads wait for it
+ * only when they must: `load` of a room with a write still pending, `listIdle` and `readCounters`.
+ * Opening the store replays what the journal holds beyond the database's `meta.applied_lsn`.
+ * Why: at 1,000 rooms the SQLite transaction was ~20% of the main thread's time a command, and the
+ * main thread's load is what commands queue behind (bench/README.md, session 6).
+ *
+ * One process per data directory (sqlite-lock.ts): a second store on the same directory, in this
+ * process or another, is refused with DataDirInUseError, since it could not see the journal's writes.
+ * Several server processes share rooms through Redis (STORE=redis).
  *
  * What a command costs here is mostly the pages its transaction writes to the WAL (~7 µs each, against
  * ~2–4 µs per statement; bench/README.md), so the schema is laid out for few pages per save:
@@ -38,16 +56,16 @@
  *   rings for all their rooms when opened (see the migrations).
  * - `counters(key, value)`: analytics counters.
  *
- * A save is one transaction: the conditional UPDATE of the room row (`WHERE version = ?`) and, only if
- * it changed the row, the slots of the record's applied entries newer than the expected version (the
+ * A save applied is the conditional UPDATE of the room row (`WHERE version = ?`) and, only if it
+ * changed the row, the slots of the record's applied entries newer than the expected version (the
  * room service's one new command id) and of the new log events. This relies on what the room service
  * does: a save's `appliedCommands` is the loaded list plus the new command (version = the new room
  * version), cut to the newest APPLIED_COMMANDS_KEPT; versions grow by one per committed change and
  * every committed change comes from exactly one command. Entries at or below the expected version are
  * taken to be stored already and are not written again; an entry that is not newer than its slot's
- * (two at one version) makes the write throw and roll back. `create` writes the row and all its
- * entries and events (and the free slots); `delete` removes them all; each in one transaction, so a
- * crash never leaves half a write, and nothing outlives its room. `load` reads everything in one read
+ * (two at one version) makes the save throw before anything is journaled. `create` writes the row and all its
+ * entries and events (and the free slots); `delete` removes them all; a batch of them is one
+ * transaction, so a crash never leaves half a write, and nothing outlives its room. `load` reads everything in one read
  * transaction (one snapshot, even while another connection writes).
  *
  * Migrations, each run once by the open (below) and tested:
@@ -68,30 +86,31 @@
  * opening the file waits, and a migration that fails leaves the file as it was. A server of an older
  * version cannot use a migrated file.
  *
- * better-sqlite3 is synchronous: each method runs to completion before any other JavaScript, which
- * makes the conditional writes atomic within a process; across processes (or two instances on one
- * file) the `WHERE version = ?` guard and SQLite's locking do it.
+ * The checks and the append are synchronous: each write runs to completion before any other
+ * JavaScript, which makes the conditional writes atomic; the writer applies entries in their order.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJson } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
-import { type CheckpointerOptions, startCheckpointer } from './sqlite-checkpointer';
+import {
+  createApplier,
+  FILL_APPLIED,
+  FILL_LOG,
+  type JournalEntry,
+  PUT_APPLIED,
+  type RoomEntry,
+} from './sqlite-apply';
+import { journalFileName, journalGens, openJournal, readJournal } from './sqlite-journal';
+import { lockDataDir } from './sqlite-lock';
+import type { FromWriter, ToWriter, WriterData } from './sqlite-writer';
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
-
-/** The version of a free applied slot and the seq of a free log slot (real ones are never negative). */
-const FREE = -1;
-/** The ids of a free applied slot: as long as the UUIDs the server and its clients use. */
-const FREE_ID = ' '.repeat(36);
-/** Log events are stored padded to a multiple of this many bytes (the engine's are 65–256). */
-export const EVENT_CELL = 256;
-/** The event of a free log slot. */
-const FREE_EVENT = ' '.repeat(EVENT_CELL);
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rooms (
@@ -121,28 +140,14 @@ CREATE TABLE IF NOT EXISTS counters (
   key TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 ) STRICT;
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) STRICT;
 `;
-
-/** Puts a free slot into every slot of a room's applied ring that has no row. */
-const FILL_APPLIED = `
-WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${APPLIED_SLOTS - 1})
-INSERT OR IGNORE INTO applied_slots (code, slot, version, command_id, actor_id)
-SELECT ?, n, ${FREE}, '${FREE_ID}', '${FREE_ID}' FROM s`;
-
-/** Puts a free slot into every slot of a room's log ring that has no row. */
-const FILL_LOG = `
-WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${LOG_SLOTS - 1})
-INSERT OR IGNORE INTO log_slots (code, slot, seq, event) SELECT ?, n, ${FREE}, '${FREE_EVENT}' FROM s`;
 
 /** `PRAGMA user_version` of a file whose rooms all have whole rings (fillRings). */
 const WHOLE_RINGS_VERSION = 1;
-
-/** Writes an applied entry into its slot unless the slot holds one at least as new (then changes = 0). */
-const PUT_APPLIED = `
-INSERT INTO applied_slots (code, slot, version, command_id, actor_id) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (code, slot) DO UPDATE SET
-  version = excluded.version, command_id = excluded.command_id, actor_id = excluded.actor_id
-WHERE excluded.version > applied_slots.version`;
 
 interface RoomRow {
   version: number;
@@ -162,38 +167,89 @@ type AppliedRow = [string, string, number];
 export interface SqliteStoreOptions {
   dataDir: string;
   /**
-   * WAL checkpoints in a worker thread (sqlite-checkpointer.ts), so no command pays for one; `false`
-   * leaves them to SQLite (inside the write that crosses 1,000 pages). Default: on.
+   * How often the writer thread applies the journal to the database (ms). Default 5,000: a batch
+   * writes each room once however many saves it had (sqlite-apply.ts, coalesce), and a room whose
+   * write is pending is read from the database only after a batch made on demand.
    */
-  checkpoints?: CheckpointerOptions | false;
+  writeIntervalMs?: number;
+  /** The journal starts a new file past this size (bytes). Default 8 MiB. */
+  journalFileBytes?: number;
+  /**
+   * Told of what goes wrong out of any caller's sight: a failed batch of the writer thread (its entries
+   * stay in the journal and are tried again), entries that did not fit the file, a torn journal end.
+   */
+  onError?: (err: Error) => void;
 }
 
-/** Opens (creating when needed, migrating an older file) the SQLite store in `dataDir`. */
-export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
-  mkdirSync(options.dataDir, { recursive: true });
-  const file = join(options.dataDir, SQLITE_FILE_NAME);
-  const db = new Database(file);
+/** The SQLite store: a RoomStore, and a way to wait until the database holds every write made so far. */
+export interface SqliteStore extends RoomStore {
+  /** Resolves once the writer thread has applied every write made before the call. */
+  flush(): Promise<void>;
+  /**
+   * Stops the way a killed process does: the writer thread is terminated wherever it is, nothing more
+   * is applied, the journal stays as it is for the next open to replay, and the directory is unlocked.
+   * For tests of restarts within one process.
+   */
+  abandon(): Promise<void>;
+}
+
+/**
+ * What the store knows of a room: as its last journal entry leaves it, or as read from the database.
+ * Only this store writes the directory (it is locked), so what it knows stays true. Kept for every
+ * room read or written: a read of the database on every save costs ~40 µs under load, because each
+ * batch the writer thread commits makes the main connection's page cache start cold.
+ */
+interface KnownHead {
+  /** The lsn of the room's last journal entry (0 when read from the database). */
+  lsn: number;
+  /** Its version after that entry; null when the entry deletes it. */
+  version: number | null;
+  /** The highest seq its log slots will hold (-Infinity: none). */
+  logLast: number;
+}
+
+/** A room's version and the highest seq of its log slots (-Infinity: none). */
+interface Head {
+  version: number;
+  logLast: number;
+}
+
+/**
+ * Opens (creating when needed, migrating an older file) the SQLite store in `dataDir`, replays what
+ * its journal holds beyond the database, and starts the writer thread. Throws DataDirInUseError when
+ * another store (in this process or another) has the directory open.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const { dataDir } = options;
+  const onError = options.onError ?? (() => {});
+  mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir);
+  const file = join(dataDir, SQLITE_FILE_NAME);
+  let db: Database.Database;
+  let lastLsn: number;
   try {
-    db.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode is durable against process crashes (the ones the crash test makes); a power
-    // loss may lose the last transactions. FULL would fsync every command.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    // One IMMEDIATE transaction: a second process opening the file waits for this one's migration,
-    // and a migration that fails leaves the file exactly as it was.
-    db.transaction(() => {
-      db.exec(SCHEMA);
-      migrateAppliedColumn(db);
-      migrateRowTables(db);
-      addLogLastColumn(db);
-      fillRings(db);
-    }).immediate();
+    db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+      // One IMMEDIATE transaction: a migration that fails leaves the file exactly as it was.
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        migrateAppliedColumn(db);
+        migrateRowTables(db);
+        addLogLastColumn(db);
+        fillRings(db);
+      }).immediate();
+      lastLsn = replayJournal(db, dataDir, onError);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
   } catch (err) {
-    db.close();
+    lock.release();
     throw err;
   }
-  const checkpointer =
-    options.checkpoints === false ? null : startCheckpointer(db, file, options.checkpoints);
 
   const selectRoom = db.prepare<[string], RoomRow>('SELECT version, room FROM rooms WHERE code = ?');
   const selectApplied = db
@@ -202,134 +258,182 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
     )
     .raw();
   const selectHead = db.prepare<[string], StoredHead>('SELECT version, log_last FROM rooms WHERE code = ?');
-  const insertRoom = db.prepare<[string, number, string, number, number | null]>(
-    'INSERT OR IGNORE INTO rooms (code, version, room, last_activity, log_last) VALUES (?, ?, ?, ?, ?)',
-  );
-  const updateRoom = db.prepare<[number, string, number, number | null, string, number]>(
-    'UPDATE rooms SET version = ?, room = ?, last_activity = ?, log_last = ? WHERE code = ? AND version = ?',
-  );
-  const deleteRoom = db.prepare<[string, number]>('DELETE FROM rooms WHERE code = ? AND version = ?');
-  const putApplied = db.prepare<[string, number, number, string, string]>(PUT_APPLIED);
-  const deleteApplied = db.prepare<[string]>('DELETE FROM applied_slots WHERE code = ?');
-  const touchRoom = db.prepare<[number, string]>('UPDATE rooms SET last_activity = ? WHERE code = ?');
   const selectIdle = db.prepare<[number], { code: string }>('SELECT code FROM rooms WHERE last_activity < ?');
-  const addCounter = db.prepare<[string, number]>(
-    'INSERT INTO counters (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = value + excluded.value',
-  );
   const selectCounter = db.prepare<[string], { value: number }>('SELECT value FROM counters WHERE key = ?');
-
-  const touchAll = db.transaction((codes: readonly string[], now: number) => {
-    for (const code of codes) touchRoom.run(now, code);
-  });
-  const incrementAll = db.transaction((counters: Record<string, number>) => {
-    for (const [key, by] of Object.entries(counters)) addCounter.run(key, by);
-  });
   const selectLog = db
     .prepare<[string], string>('SELECT event FROM log_slots WHERE code = ? AND seq >= 0 ORDER BY seq')
     .pluck();
   const selectLastSeq = db
     .prepare<[string], number | null>('SELECT max(seq) FROM log_slots WHERE code = ? AND seq >= 0')
     .pluck();
-  const putEvent = db.prepare<[string, number, number, string]>(
-    `INSERT INTO log_slots (code, slot, seq, event) VALUES (?, ?, ?, ?)
-     ON CONFLICT (code, slot) DO UPDATE SET seq = excluded.seq, event = excluded.event`,
-  );
-  const pruneLog = db.prepare<[string, number]>(
-    `UPDATE log_slots SET seq = ${FREE}, event = '${FREE_EVENT}' WHERE code = ? AND seq >= 0 AND seq < ?`,
-  );
-  const clearLog = db.prepare<[string]>(
-    `UPDATE log_slots SET seq = ${FREE}, event = '${FREE_EVENT}' WHERE code = ? AND seq >= 0`,
-  );
-  const deleteLog = db.prepare<[string]>('DELETE FROM log_slots WHERE code = ?');
-  const fillApplied = db.prepare<[string]>(FILL_APPLIED);
-  const fillLog = db.prepare<[string]>(FILL_LOG);
-
-  /** Writes `c` into its slot; throws when the slot holds an entry at least as new (see the file comment). */
-  const writeApplied = (code: string, c: AppliedCommand) => {
-    if (putApplied.run(code, c.version % APPLIED_SLOTS, c.version, c.commandId, c.actorId).changes !== 1) {
-      throw new Error(`SQLite store: applied command at version ${c.version} of room ${code} is not new`);
-    }
-  };
-  /**
-   * Makes the log slots hold exactly `log` (which fits the ring): new events in, stale slots out.
-   * `storedLast` is the row's `log_last` (the highest seq in the slots), null when the row does not
-   * know it (written before the column, or no events in the slots): then the slots are read.
-   */
-  const writeLog = (code: string, log: LoggedEvent[], storedLast: number | null) => {
-    if (log.length === 0) {
-      clearLog.run(code);
-      return;
-    }
-    const last = storedLast ?? selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
-    for (const e of log)
-      if (e.seq > last) putEvent.run(code, e.seq % LOG_SLOTS, e.seq, slotEvent(immutableJson(e)));
-    // A full ring has every slot overwritten by the log; a shorter log may have left some behind.
-    if (log.length < LOG_SLOTS) pruneLog.run(code, log[0]!.seq);
-  };
   const loadRows = db.transaction((code: string) => {
     const row = selectRoom.get(code);
     if (!row) return null;
     return { row, applied: selectApplied.all(code, row.version - APPLIED_SLOTS), log: selectLog.all(code) };
   });
-  const createRows = db.transaction((record: StoredRoom) => {
-    const { room } = record;
-    const inRing = fitsRing(room.log);
-    if (
-      insertRoom.run(
-        room.roomCode,
-        record.version,
-        rowJson(room, inRing),
-        room.lastActivity,
-        logLast(room.log, inRing),
-      ).changes !== 1
-    ) {
-      return false;
+
+  // ---- the journal (this thread appends) and what it holds that the database does not yet ----
+  const fileBytes = options.journalFileBytes ?? 8 * 1024 * 1024;
+  let gen = 1;
+  let journal = openJournal(join(dataDir, journalFileName(gen)));
+  let appliedLsn = lastLsn;
+  const heads = new Map<string, KnownHead>();
+  /** [lsn, code] of the deletes not yet applied, oldest first, from `deletesFrom` on. */
+  const deletes: [number, string][] = [];
+  let deletesFrom = 0;
+  const waiters: { lsn: number; resolve: () => void; reject: (err: Error) => void }[] = [];
+  let writerFailed: Error | null = null;
+  let closed = false;
+  /** Set when close has told the thread to stop (its exit is then no failure). */
+  let stopped = false;
+
+  /**
+   * Appends the JSON of entry `lsn` (the next one); returns the lsn. Throws, appending nothing, when
+   * the write fails.
+   */
+  const append = (lsn: number, json: string): number => {
+    journal.append(json);
+    lastLsn = lsn;
+    if (journal.size() >= fileBytes) {
+      try {
+        const next = openJournal(join(dataDir, journalFileName(gen + 1)));
+        journal.close();
+        journal = next;
+        gen++;
+      } catch (err) {
+        onError(new Error('SQLite store: could not start the next journal file', { cause: err }));
+      }
     }
-    // delete() removes a room's slots with it, so a free code has none; clearing anyway keeps the
-    // stored lists exactly the created ones whatever the file went through.
-    deleteApplied.run(room.roomCode);
-    for (const c of record.appliedCommands) writeApplied(room.roomCode, c);
-    deleteLog.run(room.roomCode);
-    if (inRing) writeLog(room.roomCode, room.log, null);
-    fillApplied.run(room.roomCode);
-    fillLog.run(room.roomCode);
-    return true;
-  });
-  // Run with BEGIN IMMEDIATE (below): it reads the row before writing, and a deferred transaction
-  // whose read snapshot another connection overtook could not then write.
-  const saveRows = db.transaction((record: StoredRoom, expectedVersion: number) => {
-    const { room } = record;
-    const code = room.roomCode;
-    const head = selectHead.get(code);
-    if (head?.version !== expectedVersion) return false;
-    const inRing = fitsRing(room.log);
-    const json = rowJson(room, inRing);
-    const last = logLast(room.log, inRing);
-    if (updateRoom.run(record.version, json, room.lastActivity, last, code, expectedVersion).changes !== 1) {
-      return false;
+    return lsn;
+  };
+  /** Appends an entry other than a room's. */
+  const appendEntry = (entry: Exclude<JournalEntry, RoomEntry>): number =>
+    append(entry.lsn, JSON.stringify(entry));
+  const setHead = (code: string, head: KnownHead) => {
+    heads.set(code, head);
+    // A deleted room is forgotten once the database has the delete (else the map would keep every
+    // code ever deleted).
+    if (head.version === null) deletes.push([head.lsn, code]);
+  };
+  /** The room's version and log end as the journal leaves them, or null when there is no room. */
+  const headOf = (code: string): Head | null => {
+    let known = heads.get(code);
+    if (!known) {
+      const row = selectHead.get(code);
+      if (!row) return null;
+      // log_last null: no events in the slots, or a row written before the column (then read them).
+      const logLast = row.log_last ?? selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
+      known = { lsn: 0, version: row.version, logLast };
+      heads.set(code, known);
     }
-    for (const c of record.appliedCommands) if (c.version > expectedVersion) writeApplied(code, c);
-    if (inRing) writeLog(code, room.log, head.log_last);
-    else clearLog.run(code);
-    return true;
+    return known.version === null ? null : { version: known.version, logLast: known.logLast };
+  };
+
+  // ---- the writer thread ----
+  const writer = new Worker(new URL('./sqlite-writer-boot.mjs', import.meta.url), {
+    workerData: {
+      module: new URL('./sqlite-writer.ts', import.meta.url).href,
+      dbFile: file,
+      dataDir,
+      gen,
+      intervalMs: options.writeIntervalMs ?? 5000,
+    } satisfies WriterData & { module: string },
   });
-  const deleteRows = db.transaction((code: string, expectedVersion: number) => {
-    if (deleteRoom.run(code, expectedVersion).changes !== 1) return false;
-    deleteApplied.run(code);
-    deleteLog.run(code);
-    return true;
+  const exited = new Promise<void>((resolve) => writer.once('exit', () => resolve()));
+  /**
+   * The thread keeps the process alive only while a caller waits for it or the store is closing: a
+   * process that ends without closing the store leaves the rest in the journal, and the next open
+   * replays it.
+   */
+  const holdProcess = () => {
+    if (waiters.length > 0 || closed) writer.ref();
+    else writer.unref();
+  };
+  holdProcess();
+  const failWriter = (err: Error) => {
+    if (writerFailed || stopped) return;
+    writerFailed = new Error(`SQLite store: the writer thread stopped (${err.message})`, { cause: err });
+    onError(writerFailed);
+    for (const w of waiters.splice(0)) w.reject(writerFailed);
+  };
+  writer.on('error', failWriter);
+  void exited.then(() => failWriter(new Error('it exited')));
+  writer.on('message', (message: FromWriter) => {
+    switch (message.type) {
+      case 'applied': {
+        appliedLsn = message.lsn;
+        while (deletesFrom < deletes.length && deletes[deletesFrom]![0] <= appliedLsn) {
+          const [lsn, code] = deletes[deletesFrom]!;
+          if (heads.get(code)?.lsn === lsn) heads.delete(code);
+          deletesFrom++;
+        }
+        if (deletesFrom > 1024 && deletesFrom * 2 > deletes.length) {
+          deletes.splice(0, deletesFrom);
+          deletesFrom = 0;
+        }
+        let kept = 0;
+        for (const w of waiters) {
+          if (w.lsn <= appliedLsn) w.resolve();
+          else waiters[kept++] = w;
+        }
+        waiters.length = kept;
+        holdProcess();
+        break;
+      }
+      case 'skipped':
+        onError(
+          new Error(
+            `SQLite store: journal entries did not fit the database: ${JSON.stringify(message.entries)}`,
+          ),
+        );
+        break;
+      case 'error':
+        onError(new Error(`SQLite store writer: ${message.message}`));
+        break;
+      case 'stopped':
+        break;
+    }
   });
 
-  let closed = false;
+  /** Resolves once the writer has applied entry `lsn`. */
+  const settle = (lsn: number): Promise<void> => {
+    if (appliedLsn >= lsn) return Promise.resolve();
+    if (writerFailed) return Promise.reject(writerFailed);
+    return new Promise<void>((resolve, reject) => {
+      waiters.push({ lsn, resolve, reject });
+      holdProcess();
+      writer.postMessage({ type: 'poll' } satisfies ToWriter);
+    });
+  };
+  /** The lsn of the room's last write when the database does not hold it yet, else 0. */
+  const unapplied = (code: string): number => {
+    const lsn = heads.get(code)?.lsn ?? 0;
+    return lsn > appliedLsn ? lsn : 0;
+  };
+  const assertOpen = () => {
+    if (closed) throw new Error('SQLite store: closed');
+  };
 
   return {
     async load(roomCode) {
+      // Checked again after every wait, and the read made in the same turn as the last check: no write
+      // of the room can come between.
+      for (let lsn = unapplied(roomCode); lsn > 0; lsn = unapplied(roomCode)) await settle(lsn);
       const rows = loadRows(roomCode);
-      if (!rows) return null;
+      // The database holds the room's last write (settled): what it says is what the store knows.
+      if (!rows) {
+        heads.delete(roomCode);
+        return null;
+      }
       const room = JSON.parse(rows.row.room) as Room;
       // No slots: the log is in the JSON (a log that does not fit the ring, or a row from before the
       // log had its own table), or empty.
       if (rows.log.length > 0) room.log = rows.log.map((e) => JSON.parse(e) as LoggedEvent);
+      heads.set(roomCode, {
+        lsn: 0,
+        version: rows.row.version,
+        logLast: rows.log.length > 0 ? room.log[room.log.length - 1]!.seq : Number.NEGATIVE_INFINITY,
+      });
       return {
         room,
         version: rows.row.version,
@@ -341,42 +445,191 @@ export function createSqliteStore(options: SqliteStoreOptions): RoomStore {
       };
     },
     async create(record) {
-      return createRows(record);
+      assertOpen();
+      const code = record.room.roomCode;
+      if (headOf(code) !== null) return false;
+      const entry = roomEntry(lastLsn + 1, record, null, Number.NEGATIVE_INFINITY);
+      append(entry.lsn, entry.json);
+      setHead(code, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
+      return true;
     },
-    async save(record: StoredRoom, expectedVersion) {
-      return saveRows.immediate(record, expectedVersion);
+    async save(record, expectedVersion) {
+      assertOpen();
+      const code = record.room.roomCode;
+      const head = headOf(code);
+      if (head?.version !== expectedVersion) return false;
+      const entry = roomEntry(lastLsn + 1, record, expectedVersion, head.logLast);
+      append(entry.lsn, entry.json);
+      setHead(code, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
+      return true;
     },
     async delete(roomCode, expectedVersion) {
-      return deleteRows(roomCode, expectedVersion);
+      assertOpen();
+      if (headOf(roomCode)?.version !== expectedVersion) return false;
+      const lsn = appendEntry({
+        lsn: lastLsn + 1,
+        kind: 'delete',
+        code: roomCode,
+        expected: expectedVersion,
+      });
+      setHead(roomCode, { lsn, version: null, logLast: Number.NEGATIVE_INFINITY });
+      return true;
     },
     async touch(roomCodes, now) {
-      touchAll(roomCodes, now);
+      assertOpen();
+      if (roomCodes.length > 0) appendEntry({ lsn: lastLsn + 1, kind: 'touch', codes: [...roomCodes], now });
     },
     async listIdle(before) {
+      await settle(lastLsn);
       return selectIdle.all(before).map((r) => r.code);
     },
     async increment(counters) {
-      incrementAll(counters);
+      assertOpen();
+      if (Object.keys(counters).length > 0)
+        appendEntry({ lsn: lastLsn + 1, kind: 'increment', counters: { ...counters } });
     },
     async readCounters(keys) {
+      await settle(lastLsn);
       const out: Record<string, number> = {};
       for (const key of keys) out[key] = selectCounter.get(key)?.value ?? 0;
       return out;
     },
+    flush: () => settle(lastLsn),
+    async abandon() {
+      if (closed) return;
+      closed = true;
+      stopped = true;
+      for (const w of waiters.splice(0)) w.reject(new Error('SQLite store: abandoned'));
+      await writer.terminate();
+      journal.close();
+      db.close();
+      lock.release();
+    },
     async close() {
       if (closed) return;
       closed = true;
-      await checkpointer?.stop();
+      holdProcess();
+      let applied = false;
+      try {
+        await settle(lastLsn);
+        applied = true;
+      } catch {
+        // The writer failed (already reported): the journal keeps what it did not apply.
+      }
+      if (writerFailed) {
+        void writer.terminate();
+      } else {
+        stopped = true;
+        writer.postMessage({ type: 'stop' } satisfies ToWriter);
+      }
+      await exited;
+      journal.close();
+      // Every entry is in the database: the journal files are not needed (the writer deleted all but
+      // the one being appended to). Otherwise they stay, and the next open replays them.
+      if (applied && appliedLsn === lastLsn) removeJournalFiles(dataDir);
       db.close();
+      lock.release();
     },
   };
 }
 
-/** An event's JSON padded with spaces (which JSON.parse skips) to a whole number of EVENT_CELL bytes. */
-export function slotEvent(json: string): string {
-  const bytes = Buffer.byteLength(json);
-  const rest = bytes % EVENT_CELL;
-  return rest === 0 ? json : json + ' '.repeat(EVENT_CELL - rest);
+/**
+ * The JSON of the journal entry (a RoomEntry) of a create (`expected` null) or a save of `record`, and
+ * the highest seq the room's log slots hold after it (-Infinity: none). `logLastBefore` is that seq
+ * before it: only later events are written. Throws when two of the record's new applied entries would
+ * take one slot with the later one not newer (the check the SQL makes, made before anything is
+ * journaled).
+ *
+ * The text is put together rather than stringified as one object: the row and the events go in as
+ * the JSON they are (the row's is shared with the broadcast, room-json.ts; each event's is kept with
+ * it), where JSON.stringify would escape them as strings all over again (~40 µs a save at 1,000 rooms,
+ * most of the main thread's cost of a save).
+ */
+function roomEntry(
+  lsn: number,
+  record: StoredRoom,
+  expected: number | null,
+  logLastBefore: number,
+): { lsn: number; json: string; logLast: number } {
+  const { room } = record;
+  const code = room.roomCode;
+  const ring = fitsRing(room.log);
+  const applied =
+    expected === null ? record.appliedCommands : record.appliedCommands.filter((c) => c.version > expected);
+  const slots = new Map<number, number>();
+  for (const c of applied) {
+    const slot = c.version % APPLIED_SLOTS;
+    const there = slots.get(slot);
+    if (there !== undefined && there >= c.version) {
+      throw new Error(`SQLite store: applied command at version ${c.version} of room ${code} is not new`);
+    }
+    slots.set(slot, c.version);
+  }
+  let events = '';
+  if (ring) {
+    for (const e of room.log) {
+      if (e.seq > logLastBefore) events += events === '' ? immutableJson(e) : `,${immutableJson(e)}`;
+    }
+  }
+  const last = logLast(room.log, ring);
+  const fields: Omit<RoomEntry, 'row' | 'events'> = {
+    lsn,
+    kind: 'room',
+    code,
+    expected,
+    version: record.version,
+    lastActivity: room.lastActivity,
+    logLast: last,
+    ring,
+    logFirst: room.log.length > 0 ? room.log[0]!.seq : null,
+    logLength: room.log.length,
+    applied: applied.map(({ commandId, actorId, version }) => ({ commandId, actorId, version })),
+  };
+  const head = JSON.stringify(fields);
+  return {
+    lsn,
+    json: `${head.slice(0, -1)},"events":[${events}],"row":${rowJson(room, ring)}}`,
+    logLast: last ?? Number.NEGATIVE_INFINITY,
+  };
+}
+
+/**
+ * Applies the journal files of `dataDir` to `db` (entries above the stored lsn), then deletes them.
+ * Returns the last lsn applied. A torn end (a record cut short by a killed process: never
+ * acknowledged) is dropped and reported, as are entries that do not fit the file.
+ */
+function replayJournal(db: Database.Database, dataDir: string, onError: (err: Error) => void): number {
+  const applier = createApplier(db);
+  const gens = journalGens(readdirSync(dataDir));
+  const entries: JournalEntry[] = [];
+  for (const gen of gens) {
+    const path = join(dataDir, journalFileName(gen));
+    const { records, droppedBytes } = readJournal(path);
+    if (droppedBytes > 0) {
+      onError(
+        new Error(`SQLite store: dropped ${droppedBytes} bytes at the end of ${path} (a record cut short)`),
+      );
+    }
+    for (const r of records) entries.push(JSON.parse(r) as JournalEntry);
+  }
+  if (entries.length > 0) {
+    const skipped = applier.applyBatch(entries);
+    if (skipped.length > 0) {
+      onError(
+        new Error(
+          `SQLite store: ${skipped.length} journal entries did not fit the database (lsn ${skipped.map((e) => e.lsn).join(', ')})`,
+        ),
+      );
+    }
+  }
+  removeJournalFiles(dataDir);
+  return applier.appliedLsn();
+}
+
+/** Deletes every journal file of `dataDir`. */
+function removeJournalFiles(dataDir: string): void {
+  for (const gen of journalGens(readdirSync(dataDir)))
+    rmSync(join(dataDir, journalFileName(gen)), { force: true });
 }
 
 /** The JSON of the room row: the room without its log when the log goes into the slots. */

@@ -1,0 +1,345 @@
+/**
+ * The SQLite store's journal: records framed with a length and a CRC (a torn or garbled end is
+ * dropped, never misread), writes that are durable before the writer thread applies them (replayed
+ * when the store opens after it was abandoned, as a killed process leaves it), replays that skip what
+ * the database already holds, journal files started one after another, entries that do not fit the
+ * database, and the data directory locked to one store.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { game } from './engine-game';
+import type { StoredRoom } from './room-store';
+import { coalesce, type JournalEntry, type RoomEntry } from './sqlite-apply';
+import { journalGens, journalRecord, parseRecords, readJournal } from './sqlite-journal';
+import { DataDirInUseError } from './sqlite-lock';
+import { createSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from './sqlite-store';
+import { sqliteTestFile } from './sqlite-test-file';
+
+const file = sqliteTestFile('chipless-journal-');
+
+/**
+ * A store on the test's dir that collects what it reports. Its writer thread applies the journal only
+ * when asked (a flush, or a read that waits): the tests decide what the database holds when a store
+ * is abandoned.
+ */
+function openStore(options: { journalFileBytes?: number } = {}): { store: SqliteStore; errors: string[] } {
+  const errors: string[] = [];
+  const store = createSqliteStore({
+    dataDir: file.dir,
+    writeIntervalMs: 3_600_000,
+    ...options,
+    onError: (err) => errors.push(err.message),
+  });
+  return { store, errors };
+}
+
+/** The records of a real game under `code`, `changes` long (the first: created), as the room service writes them. */
+function records(code: string, changes: number): StoredRoom[] {
+  // A game starts with six changes (joins, approvals, the start) however short it is asked to be.
+  return game(code, changes)
+    .slice(0, changes)
+    .map((room, i) => ({
+      room,
+      version: i + 1,
+      appliedCommands: Array.from({ length: Math.min(i + 1, 100) }, (_, k) => {
+        const version = i + 1 - k;
+        return { commandId: `c${version}`, actorId: 'ana', version };
+      }).reverse(),
+    }));
+}
+
+/** The version stored in the database file itself for `code` (null: no row). */
+function versionInFile(code: string): number | null {
+  return file.withFile(
+    (db) =>
+      db.prepare<[string], { version: number }>('SELECT version FROM rooms WHERE code = ?').get(code)
+        ?.version ?? null,
+  );
+}
+
+function journalFiles(): string[] {
+  return readdirSync(file.dir).filter((n) => n.startsWith('chipless.journal.'));
+}
+
+/** Creates a real game's room and saves `saves` commands after it; returns every record, in order. */
+async function play(store: SqliteStore, code: string, saves: number): Promise<StoredRoom[]> {
+  const all = records(code, saves + 1);
+  expect(await store.create(all[0]!)).toBe(true);
+  for (let i = 1; i < all.length; i++) expect(await store.save(all[i]!, i)).toBe(true);
+  return all;
+}
+
+describe('journal records', () => {
+  it('reads back whole records and stops at a cut-short, garbled or zero-length one', () => {
+    const a = journalRecord('{"a":1}');
+    const b = journalRecord('{"b":"ünïcödé ♠"}');
+    const both = Buffer.concat([a, b]);
+    expect(parseRecords(both)).toEqual({ records: ['{"a":1}', '{"b":"ünïcödé ♠"}'], used: both.length });
+    // Cut short anywhere inside the second record: only the first is read.
+    for (let cut = a.length; cut < both.length; cut++) {
+      expect(parseRecords(both.subarray(0, cut))).toEqual({ records: ['{"a":1}'], used: a.length });
+    }
+    // One payload byte changed: its CRC no longer matches.
+    const garbled = Buffer.from(both);
+    garbled[a.length + 10]! ^= 0x01;
+    expect(parseRecords(garbled)).toEqual({ records: ['{"a":1}'], used: a.length });
+    // Zeros (what a power cut can leave at the end of a file) are not an empty record.
+    expect(parseRecords(Buffer.concat([a, Buffer.alloc(64)]))).toEqual({
+      records: ['{"a":1}'],
+      used: a.length,
+    });
+    expect(() => journalRecord('')).toThrow('journal record of 0 bytes');
+  });
+
+  it('a missing file reads as empty; journal files are taken in number order', () => {
+    expect(readJournal(join(file.dir, 'nope'))).toEqual({ records: [], droppedBytes: 0 });
+    expect(
+      journalGens([
+        'chipless.journal.10',
+        'chipless.journal.2',
+        'chipless.journal.0',
+        'x',
+        'chipless.journal.1',
+      ]),
+    ).toEqual([1, 2, 10]);
+  });
+});
+
+describe('SQLite store journal', () => {
+  it('a write is in the journal when it resolves, and a store abandoned before applying it replays it', async () => {
+    const first = openStore();
+    // No flush: the writer thread may not have applied anything yet when the store is abandoned.
+    const played = await play(first.store, 'RPLAY1', 30);
+    await first.store.increment({ 'test/replay': 3 });
+    await first.store.abandon();
+    expect(journalFiles()).toEqual(['chipless.journal.1']);
+    expect(readJournal(join(file.dir, 'chipless.journal.1')).records).toHaveLength(32);
+
+    const second = openStore();
+    try {
+      expect(await second.store.load('RPLAY1')).toEqual(played.at(-1));
+      expect(await second.store.readCounters(['test/replay'])).toEqual({ 'test/replay': 3 });
+      expect(versionInFile('RPLAY1')).toBe(31);
+      expect(second.errors).toEqual([]);
+      // Replayed and emptied: the open starts a new journal file.
+      expect(journalFiles()).toEqual(['chipless.journal.1']);
+      expect(readJournal(join(file.dir, 'chipless.journal.1')).records).toEqual([]);
+    } finally {
+      await second.store.close();
+    }
+    expect(journalFiles()).toEqual([]);
+  });
+
+  it('a replay skips the entries the database already holds (died after a batch, before the journal was emptied)', async () => {
+    const first = openStore();
+    const played = await play(first.store, 'APPLD1', 10);
+    await first.store.increment({ 'test/once': 1 });
+    await first.store.flush();
+    expect(versionInFile('APPLD1')).toBe(11);
+    // The applied entries are still in the journal file being appended to.
+    await first.store.abandon();
+    expect(readJournal(join(file.dir, 'chipless.journal.1')).records).toHaveLength(12);
+
+    const second = openStore();
+    try {
+      expect(await second.store.load('APPLD1')).toEqual(played.at(-1));
+      expect(await second.store.readCounters(['test/once'])).toEqual({ 'test/once': 1 });
+      expect(second.errors).toEqual([]);
+      expect(await second.store.save(records('APPLD1', 12)[11]!, 11)).toBe(true);
+    } finally {
+      await second.store.close();
+    }
+  });
+
+  it('a torn last record (a write cut short by the kill) is dropped and reported; the records before it are replayed', async () => {
+    const first = openStore();
+    const played = await play(first.store, 'TORN01', 5);
+    await first.store.abandon();
+    const torn = journalRecord('{"lsn":7,"kind":"touch","codes":["TORN01"],"now":1}');
+    appendFileSync(join(file.dir, 'chipless.journal.1'), torn.subarray(0, torn.length - 3));
+
+    const second = openStore();
+    try {
+      expect(await second.store.load('TORN01')).toEqual(played.at(-1));
+      expect(second.errors).toEqual([
+        `SQLite store: dropped ${torn.length - 3} bytes at the end of ${join(file.dir, 'chipless.journal.1')} (a record cut short)`,
+      ]);
+    } finally {
+      await second.store.close();
+    }
+  });
+
+  it('starts a new journal file past its size; the writer applies them in order and deletes the finished ones', async () => {
+    const first = openStore({ journalFileBytes: 4000 });
+    await play(first.store, 'ROTATE', 40);
+    expect(journalGens(journalFiles()).length).toBeGreaterThan(5);
+    await first.store.flush();
+    // Only the file being appended to is left once everything is applied.
+    expect(journalFiles()).toHaveLength(1);
+    expect(versionInFile('ROTATE')).toBe(41);
+    await first.store.close();
+    expect(journalFiles()).toEqual([]);
+
+    // Abandoned with entries spread over several files: the open replays all of them, in order.
+    const second = openStore({ journalFileBytes: 4000 });
+    const more = records('ROTATE', 81);
+    for (let i = 41; i < 81; i++) expect(await second.store.save(more[i]!, i)).toBe(true);
+    await second.store.abandon();
+    expect(journalFiles().length).toBeGreaterThan(1);
+    const third = openStore();
+    try {
+      expect(await third.store.load('ROTATE')).toEqual(more.at(-1));
+      expect(third.errors).toEqual([]);
+    } finally {
+      await third.store.close();
+    }
+  });
+
+  it('an entry that does not fit the database is skipped and reported, and the rest applied', async () => {
+    const first = openStore();
+    await play(first.store, 'NOFIT1', 0);
+    await first.store.flush();
+    await play(first.store, 'OTHER1', 2);
+    expect(await first.store.save(records('NOFIT1', 2)[1]!, 1)).toBe(true);
+    await first.store.abandon();
+    // Another hand changed the file meanwhile (never the store's own doing: the directory is locked).
+    file.withFile((db) => db.prepare("UPDATE rooms SET version = 7 WHERE code = 'NOFIT1'").run());
+
+    const second = openStore();
+    try {
+      expect((await second.store.load('NOFIT1'))?.version).toBe(7);
+      expect((await second.store.load('OTHER1'))?.version).toBe(3);
+      expect(second.errors).toHaveLength(1);
+      expect(second.errors[0]).toMatch(
+        /^SQLite store: 1 journal entries did not fit the database \(lsn \d+\)$/,
+      );
+    } finally {
+      await second.store.close();
+    }
+  });
+
+  it('one store per data directory: a second is refused until the first closes, or was abandoned', async () => {
+    const first = openStore();
+    expect(() => createSqliteStore({ dataDir: file.dir })).toThrow(DataDirInUseError);
+    await first.store.close();
+    const second = openStore();
+    await second.store.abandon();
+    const third = openStore();
+    await third.store.close();
+  });
+
+  it('an unreadable journal entry makes the open fail, leaving the directory unlocked and the journal as it was', async () => {
+    const first = openStore();
+    await play(first.store, 'BADJSN', 1);
+    await first.store.abandon();
+    const before = readJournal(join(file.dir, 'chipless.journal.1')).records;
+    writeFileSync(
+      join(file.dir, 'chipless.journal.1'),
+      Buffer.concat([journalRecord('not json'), ...before.map(journalRecord)]),
+    );
+    expect(() => createSqliteStore({ dataDir: file.dir })).toThrow(SyntaxError);
+    // The failed open let go of the directory, and left the journal for someone to look at.
+    expect(journalFiles()).toEqual(['chipless.journal.1']);
+    expect(() => createSqliteStore({ dataDir: file.dir })).toThrow(SyntaxError);
+  });
+});
+
+/** A save entry of room `code` from `expected`, with the given events (by seq) and one applied id. */
+function save(lsn: number, code: string, expected: number, seqs: number[], logFirst = 1): RoomEntry {
+  return {
+    lsn,
+    kind: 'room',
+    code,
+    expected,
+    version: expected + 1,
+    row: { v: expected + 1 },
+    lastActivity: lsn,
+    logLast: seqs.at(-1) ?? null,
+    ring: true,
+    logFirst,
+    logLength: 10,
+    events: seqs.map((seq) => ({ type: 'handStarted', seq, at: seq, handNumber: 1 }) as never),
+    applied: [{ commandId: `c${expected + 1}`, actorId: 'a', version: expected + 1 }],
+  };
+}
+
+describe('coalesce', () => {
+  it('a run of saves of one room becomes one entry: the last row, every new id and event, from the first version', () => {
+    const out = coalesce([save(1, 'AAAAA', 4, [7]), save(2, 'AAAAA', 5, [8, 9], 8), save(3, 'AAAAA', 6, [])]);
+    expect(out).toEqual([
+      {
+        ...save(3, 'AAAAA', 6, []),
+        expected: 4,
+        // Event 7 is older than the end state's first (8): it would only be freed again.
+        events: save(0, 'X', 0, [8, 9]).events,
+        applied: [5, 6, 7].map((v) => ({ commandId: `c${v}`, actorId: 'a', version: v })),
+      },
+    ]);
+  });
+
+  it("other rooms' entries and counters do not end a run; the room's touch, delete, a save from another version or an empty log do", () => {
+    const inc: JournalEntry = { lsn: 2, kind: 'increment', counters: { k: 1 } };
+    expect(
+      coalesce([save(1, 'AAAAA', 1, [1]), inc, save(3, 'BBBBB', 1, [1]), save(4, 'AAAAA', 2, [2])]),
+    ).toEqual([
+      {
+        ...save(4, 'AAAAA', 2, [2]),
+        expected: 1,
+        events: save(0, 'X', 0, [1, 2]).events,
+        applied: [save(0, 'X', 1, []).applied[0], save(0, 'X', 2, []).applied[0]],
+      },
+      inc,
+      save(3, 'BBBBB', 1, [1]),
+    ]);
+    const touch: JournalEntry = { lsn: 2, kind: 'touch', codes: ['AAAAA'], now: 9 };
+    const del: JournalEntry = { lsn: 2, kind: 'delete', code: 'AAAAA', expected: 2 };
+    const empty: RoomEntry = { ...save(2, 'AAAAA', 2, []), logFirst: null, logLength: 0 };
+    const unrelated = { ...save(2, 'AAAAA', 7, []) };
+    for (const between of [touch, del, empty, unrelated]) {
+      const entries = [save(1, 'AAAAA', 1, [1]), between, save(3, 'AAAAA', 2, [2])];
+      expect(coalesce(entries)).toEqual(entries);
+    }
+  });
+
+  it('a real game in one batch leaves the file exactly as one batch per save does', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'chipless-coalesce-'));
+    try {
+      const stepwise = createSqliteStore({ dataDir: other });
+      const batched = openStore();
+      const rooms = records('CLSCE', 130);
+      await batched.store.create(rooms[0]!);
+      await stepwise.create(rooms[0]!);
+      await stepwise.flush();
+      for (let i = 1; i < rooms.length; i++) {
+        await batched.store.save(rooms[i]!, i);
+        await stepwise.save(rooms[i]!, i);
+        await stepwise.flush();
+        if (i === 70) {
+          await batched.store.touch(['CLSCE'], 5);
+          await stepwise.touch(['CLSCE'], 5);
+          await stepwise.flush();
+        }
+      }
+      await batched.store.flush();
+      const dump = (dir: string) => {
+        const db = new Database(join(dir, SQLITE_FILE_NAME), { readonly: true });
+        try {
+          return ['rooms', 'applied_slots', 'log_slots'].map((t) =>
+            db.prepare(`SELECT * FROM ${t} WHERE code = 'CLSCE' ORDER BY 1, 2`).all(),
+          );
+        } finally {
+          db.close();
+        }
+      };
+      expect(dump(file.dir)).toEqual(dump(other));
+      expect(await batched.store.load('CLSCE')).toEqual(rooms.at(-1));
+      await batched.store.close();
+      await stepwise.close();
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
