@@ -2,7 +2,7 @@
  * The server's per-command hot path without sockets (`npx tsx bench/hot-path.ts [--rooms N]
  * [--commands N] [--store sqlite|redis]`): the real RoomService over the real store, with a broadcaster
  * that encodes each snapshot with the server's Socket.IO encoder (once per broadcast). CPU includes the
- * SQLite checkpoint thread. Rooms of 6 play with the
+ * SQLite store's writer thread (its batches); `store.save` is the main thread's part. Rooms of 6 play with the
  * load bots' strategy, one command at a time, round robin. Prints the CPU time per command split into
  * store load, store save, snapshot serialisation and the rest (engine, service, analytics).
  *
@@ -116,8 +116,8 @@ async function main(): Promise<void> {
     let refused = 0;
     for (let i = 0; i < n; i++) {
       // Let the event loop turn now and then, as the server's does between socket reads: timers and
-      // messages from threads (the SQLite checkpointer's WAL rewinds) run only then. Without it the
-      // WAL grew without bound and every save paid for new file blocks (zeroed by the kernel).
+      // messages from threads (the SQLite writer's reports) run only then. Without it the SQLite
+      // store's WAL once grew without bound and every save paid for new file blocks.
       if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
       const room = rooms[i % rooms.length]!;
       const move = nextMove(latest.get(room.code)!.room, random);
