@@ -63,10 +63,10 @@
  * version), cut to the newest APPLIED_COMMANDS_KEPT; versions grow by one per committed change and
  * every committed change comes from exactly one command. Entries at or below the expected version are
  * taken to be stored already and are not written again; an entry that is not newer than its slot's
- * (two at one version) makes the save throw before anything is journaled. `create` writes the row and all its
- * entries and events (and the free slots); `delete` removes them all; a batch of them is one
- * transaction, so a crash never leaves half a write, and nothing outlives its room. `load` reads everything in one read
- * transaction (one snapshot, even while another connection writes).
+ * (two at one version) makes the save throw before anything is journaled. `create` writes the row
+ * and all its entries and events (and the free slots); `delete` removes them all; a batch of them is
+ * one transaction, so a crash never leaves half a write, and nothing outlives its room. `load` reads
+ * everything in one read transaction (one snapshot, even while the writer thread commits).
  *
  * Migrations, each run once by the open (below) and tested:
  * - Files written before the slots had `applied_commands(code, version, ...)` and `room_log(code, seq,
@@ -105,7 +105,7 @@ import {
   PUT_APPLIED,
   type RoomEntry,
 } from './sqlite-apply';
-import { journalFileName, journalGens, openJournal, readJournal } from './sqlite-journal';
+import { type JournalWriter, journalFileName, journalGens, openJournal, readJournal } from './sqlite-journal';
 import { lockDataDir } from './sqlite-lock';
 import type { FromWriter, ToWriter, WriterData } from './sqlite-writer';
 
@@ -231,6 +231,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db = new Database(file);
     try {
       db.pragma('journal_mode = WAL');
+      // Only the writer thread writes after the open; this connection migrates, replays and reads.
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       // One IMMEDIATE transaction: a migration that fails leaves the file exactly as it was.
@@ -275,7 +276,14 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   // ---- the journal (this thread appends) and what it holds that the database does not yet ----
   const fileBytes = options.journalFileBytes ?? 8 * 1024 * 1024;
   let gen = 1;
-  let journal = openJournal(join(dataDir, journalFileName(gen)));
+  let journal: JournalWriter;
+  try {
+    journal = openJournal(join(dataDir, journalFileName(gen)));
+  } catch (err) {
+    db.close();
+    lock.release();
+    throw err;
+  }
   let appliedLsn = lastLsn;
   const heads = new Map<string, KnownHead>();
   /** [lsn, code] of the deletes not yet applied, oldest first, from `deletesFrom` on. */
