@@ -12,7 +12,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Player, Room } from '../../engine/types';
 import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../../shared/limits';
-import { game } from './engine-game';
+import { gameRecords } from './engine-game';
 import type { RoomStore, StoredRoom } from './room-store';
 
 /** What a store factory hands the contract suite. */
@@ -227,15 +227,8 @@ export function runRoomStoreContract(
     describe('save (optimistic concurrency)', () => {
       it('a real game, save after save: load returns exactly what was saved (the log full and sliding)', async () => {
         const code = randomCode();
-        const rooms = game(code, 90);
-        const records: StoredRoom[] = rooms.map((room, i) => ({
-          room,
-          version: i + 1,
-          appliedCommands: Array.from({ length: Math.min(i + 1, 100) }, (_, k) => {
-            const version = i + 1 - k;
-            return { commandId: `c${version}`, actorId: 'ana', version };
-          }).reverse(),
-        }));
+        const records = gameRecords(code, 90);
+        const rooms = records.map((r) => r.room);
         expect(await store.create(records[0]!)).toBe(true);
         for (let i = 1; i < records.length; i++) {
           expect(await store.save(records[i]!, i)).toBe(true);

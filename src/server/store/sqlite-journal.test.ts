@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { game } from './engine-game';
+import { gameRecords } from './engine-game';
 import type { StoredRoom } from './room-store';
 import { coalesce, type JournalEntry, type RoomEntry } from './sqlite-apply';
 import { journalGens, journalRecord, parseRecords, readJournal } from './sqlite-journal';
@@ -36,20 +36,8 @@ function openStore(options: { journalFileBytes?: number } = {}): { store: Sqlite
   return { store, errors };
 }
 
-/** The records of a real game under `code`, `changes` long (the first: created), as the room service writes them. */
-function records(code: string, changes: number): StoredRoom[] {
-  // A game starts with six changes (joins, approvals, the start) however short it is asked to be.
-  return game(code, changes)
-    .slice(0, changes)
-    .map((room, i) => ({
-      room,
-      version: i + 1,
-      appliedCommands: Array.from({ length: Math.min(i + 1, 100) }, (_, k) => {
-        const version = i + 1 - k;
-        return { commandId: `c${version}`, actorId: 'ana', version };
-      }).reverse(),
-    }));
-}
+/** A real game's records, as the room service writes them. */
+const records = gameRecords;
 
 /** The version stored in the database file itself for `code` (null: no row). */
 function versionInFile(code: string): number | null {

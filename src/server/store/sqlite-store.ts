@@ -323,6 +323,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     // code ever deleted).
     if (head.version === null) deletes.push([head.lsn, code]);
   };
+  /** Journals a create (`expected` null) or a save of `record` that passed its check (see roomEntry). */
+  const journalRoom = (record: StoredRoom, expected: number | null, logLastBefore: number) => {
+    const entry = roomEntry(lastLsn + 1, record, expected, logLastBefore);
+    append(entry.lsn, entry.json);
+    setHead(record.room.roomCode, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
+  };
   /** The room's version and log end as the journal leaves them, or null when there is no room. */
   const headOf = (code: string): Head | null => {
     let known = heads.get(code);
@@ -454,21 +460,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async create(record) {
       assertOpen();
-      const code = record.room.roomCode;
-      if (headOf(code) !== null) return false;
-      const entry = roomEntry(lastLsn + 1, record, null, Number.NEGATIVE_INFINITY);
-      append(entry.lsn, entry.json);
-      setHead(code, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
+      if (headOf(record.room.roomCode) !== null) return false;
+      journalRoom(record, null, Number.NEGATIVE_INFINITY);
       return true;
     },
     async save(record, expectedVersion) {
       assertOpen();
-      const code = record.room.roomCode;
-      const head = headOf(code);
+      const head = headOf(record.room.roomCode);
       if (head?.version !== expectedVersion) return false;
-      const entry = roomEntry(lastLsn + 1, record, expectedVersion, head.logLast);
-      append(entry.lsn, entry.json);
-      setHead(code, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
+      journalRoom(record, expectedVersion, head.logLast);
       return true;
     },
     async delete(roomCode, expectedVersion) {
