@@ -16,9 +16,6 @@ import {
   type StoredRoom,
 } from './store/room-store';
 
-/** How many applied command ids a room remembers for idempotent retries (defined with the store's types). */
-export { APPLIED_COMMANDS_KEPT };
-
 /** Load/apply/save attempts before giving up on a contended room (another process keeps winning). */
 const MAX_ATTEMPTS = 8;
 /** Attempts at drawing a free room code. */

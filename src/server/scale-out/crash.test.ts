@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from '../../engine/types';
-import { APPLIED_COMMANDS_KEPT } from '../room-service';
 import { createRedisStore } from '../store/redis-store';
 import type { RoomStore } from '../store/room-store';
+import { APPLIED_COMMANDS_KEPT } from '../store/room-store';
 import { createSqliteStore } from '../store/sqlite-store';
 import {
   chipTotals,

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPLIED_COMMANDS_KEPT } from '../room-service';
 import { createRedisStore } from '../store/redis-store';
+import { APPLIED_COMMANDS_KEPT } from '../store/room-store';
 import {
   chipTotals,
   killAllServers,

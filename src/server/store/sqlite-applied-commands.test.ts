@@ -12,9 +12,9 @@ import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../../engine/types';
 import { createLogger } from '../logger';
-import { APPLIED_COMMANDS_KEPT, type RoomBroadcaster, RoomService } from '../room-service';
+import { type RoomBroadcaster, RoomService } from '../room-service';
 import { sampleRoom } from './contract';
-import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
+import { APPLIED_COMMANDS_KEPT, type AppliedCommand, type RoomStore, type StoredRoom } from './room-store';
 import { createSqliteStore, SQLITE_FILE_NAME } from './sqlite-store';
 import { sqliteTestFile } from './sqlite-test-file';
 

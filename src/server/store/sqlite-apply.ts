@@ -100,13 +100,11 @@ export type JournalEntry = RoomEntry | DeleteEntry | TouchEntry | IncrementEntry
 /** Applies batches of entries to one connection. */
 export interface Applier {
   /**
-   * Applies the entries with an lsn above the stored one, in one transaction that also stores the
-   * last lsn. Returns the entries that did not fit the file (a save or delete whose version was not
-   * the stored one, a create on a taken code): skipped, the rest applied. Throws (and writes nothing)
-   * when the database fails.
+   * Applies a batch made after the stored lsn, in one transaction that also stores the batch's last
+   * lsn. Returns the entries that did not fit the file (a save or delete whose version was not the
+   * stored one, a create on a taken code): skipped, the rest applied. Throws (and writes nothing) when
+   * the batch was not made after the stored lsn or the database fails.
    */
-  applyBatch(entries: readonly JournalEntry[]): JournalEntry[];
-  /** Applies a batch made after the stored lsn (throws, writing nothing, when it was not). */
   apply(batch: Batch): JournalEntry[];
   /** The lsn of the last entry applied to the file (0: none). */
   appliedLsn(): number;
@@ -226,40 +224,24 @@ export function createApplier(db: Database.Database): Applier {
   });
   const appliedLsn = () => selectLsn.get() ?? 0;
 
-  return {
-    applyBatch(entries) {
-      const batch = new Batch(appliedLsn());
-      for (const e of entries) batch.add(e);
-      return applyAll.immediate(batch);
-    },
-    apply: (batch) => applyAll.immediate(batch),
-    appliedLsn,
-  };
+  return { apply: (batch) => applyAll.immediate(batch), appliedLsn };
 }
 
 /**
- * The entries to apply for `entries` (in lsn order) with the same end result and fewer writes: each
- * run of saves of one room, one after the other (each from the version the one before made), becomes
- * one entry: the last row, the applied ids and log events of all of them (those the end state keeps),
- * from the first one's expected version. A create may start a run. A room's run ends at anything else
- * of that room (a delete, a touch, a save whose log is not in the slots or is empty, a save from
- * another version): that goes after it, in order. Other rooms' entries and counters do not depend on
- * the room, so the run's place among them does not matter. A merged entry carries the lsn of the
- * last entry in it; one that does not fit the file is skipped as a whole.
+ * The entries of one transaction (those after `after`, added in lsn order), coalesced as they are
+ * added: the same end result with fewer writes. Each run of saves of one room, one after the other
+ * (each from the version the one before made), becomes one entry: the last row, the applied ids and
+ * log events of all of them (those the end state keeps), from the first one's expected version. A
+ * create may start a run. A room's run ends at anything else of that room (a delete, a touch, a save
+ * whose log is not in the slots or is empty, a save from another version): that goes after it, in
+ * order. Other rooms' entries and counters do not depend on the room, so the run's place among them
+ * does not matter. A merged entry carries the lsn of the last entry in it; one that does not fit the
+ * file is skipped as a whole.
  *
  * Why: a room's row, its applied slot and its log slot are three or four pages written to the WAL for
- * every save; a room that saved five times in a batch now writes them about once.
- */
-export function coalesce(entries: readonly JournalEntry[]): JournalEntry[] {
-  const batch = new Batch(entries.length > 0 ? entries[0]!.lsn - 1 : 0);
-  for (const e of entries) batch.add(e);
-  return [...batch.entries];
-}
-
-/**
- * The entries of one transaction, coalesced as they are added (see coalesce), so a batch holds about
- * one entry per room however many saves it covers: the writer thread reads a batch's journal bytes
- * in pieces, and its memory does not grow with the batch's length.
+ * every save; a room that saved five times in a batch writes them about once. Coalescing as entries
+ * come keeps about one entry per room however many saves a batch covers, so the journal can be read
+ * in pieces without memory growing with the batch's length.
  */
 export class Batch {
   private readonly out: JournalEntry[] = [];

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { gameRecords } from './engine-game';
 import type { StoredRoom } from './room-store';
-import { coalesce, type JournalEntry, type RoomEntry } from './sqlite-apply';
+import { Batch, type JournalEntry, type RoomEntry } from './sqlite-apply';
 import { journalGens, journalRecord, parseRecords, readJournal } from './sqlite-journal';
 import { DataDirInUseError } from './sqlite-lock';
 import { createSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from './sqlite-store';
@@ -254,7 +254,14 @@ function save(lsn: number, code: string, expected: number, seqs: number[], logFi
   };
 }
 
-describe('coalesce', () => {
+/** The entries a batch of `entries` (in lsn order, from the first one's) applies. */
+function coalesce(entries: readonly JournalEntry[]): readonly JournalEntry[] {
+  const batch = new Batch(entries[0]!.lsn - 1);
+  for (const e of entries) batch.add(e);
+  return batch.entries;
+}
+
+describe('a batch coalesces', () => {
   it('a run of saves of one room becomes one entry: the last row, every new id and event, from the first version', () => {
     const out = coalesce([save(1, 'AAAAA', 4, [7]), save(2, 'AAAAA', 5, [8, 9], 8), save(3, 'AAAAA', 6, [])]);
     expect(out).toEqual([

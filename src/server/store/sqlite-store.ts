@@ -98,6 +98,7 @@ import { immutableJson, roomJson } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
 import {
+  Batch,
   createApplier,
   FILL_APPLIED,
   FILL_LOG,
@@ -205,12 +206,6 @@ interface KnownHead {
   /** Its version after that entry; null when the entry deletes it. */
   version: number | null;
   /** The highest seq its log slots will hold (-Infinity: none). */
-  logLast: number;
-}
-
-/** A room's version and the highest seq of its log slots (-Infinity: none). */
-interface Head {
-  version: number;
   logLast: number;
 }
 
@@ -330,7 +325,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     setHead(record.room.roomCode, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
   };
   /** The room's version and log end as the journal leaves them, or null when there is no room. */
-  const headOf = (code: string): Head | null => {
+  const headOf = (code: string): (KnownHead & { version: number }) | null => {
     let known = heads.get(code);
     if (!known) {
       const row = selectHead.get(code);
@@ -340,7 +335,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       known = { lsn: 0, version: row.version, logLast };
       heads.set(code, known);
     }
-    return known.version === null ? null : { version: known.version, logLast: known.logLast };
+    return known.version === null ? null : (known as KnownHead & { version: number });
   };
 
   // ---- the writer thread ----
@@ -591,7 +586,7 @@ function roomEntry(
     ring,
     logFirst: room.log.length > 0 ? room.log[0]!.seq : null,
     logLength: room.log.length,
-    applied: applied.map(({ commandId, actorId, version }) => ({ commandId, actorId, version })),
+    applied,
   };
   const head = JSON.stringify(fields);
   return {
@@ -608,9 +603,8 @@ function roomEntry(
  */
 function replayJournal(db: Database.Database, dataDir: string, onError: (err: Error) => void): number {
   const applier = createApplier(db);
-  const gens = journalGens(readdirSync(dataDir));
-  const entries: JournalEntry[] = [];
-  for (const gen of gens) {
+  const batch = new Batch(applier.appliedLsn());
+  for (const gen of journalGens(readdirSync(dataDir))) {
     const path = join(dataDir, journalFileName(gen));
     const { records, droppedBytes } = readJournal(path);
     if (droppedBytes > 0) {
@@ -618,10 +612,10 @@ function replayJournal(db: Database.Database, dataDir: string, onError: (err: Er
         new Error(`SQLite store: dropped ${droppedBytes} bytes at the end of ${path} (a record cut short)`),
       );
     }
-    for (const r of records) entries.push(JSON.parse(r) as JournalEntry);
+    for (const r of records) batch.add(JSON.parse(r) as JournalEntry);
   }
-  if (entries.length > 0) {
-    const skipped = applier.applyBatch(entries);
+  if (batch.entries.length > 0) {
+    const skipped = applier.apply(batch);
     if (skipped.length > 0) {
       onError(
         new Error(

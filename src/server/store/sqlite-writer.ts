@@ -35,7 +35,7 @@ export type ToWriter = { type: 'poll' } | { type: 'stop' };
 /** Messages to the main thread. */
 export type FromWriter =
   | { type: 'applied'; lsn: number }
-  /** Entries that did not fit the file (skipped); see Applier.applyBatch. */
+  /** Entries that did not fit the file (skipped); see Applier.apply. */
   | { type: 'skipped'; entries: { lsn: number; kind: string; code?: string }[] }
   | { type: 'error'; message: string }
   | { type: 'stopped' };
