@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyCommand, createRoom } from '../engine';
 import type { Room } from '../engine/types';
 import { logDelta } from '../shared/log-delta';
-import { roomJson, snapshotParser } from './room-json';
+import { LOG_MARK, roomJson, snapshotParser } from './room-json';
 
 function sampleRoom(): Room {
   let room = createRoom({
@@ -101,6 +101,30 @@ describe('roomJson', () => {
     // Back to the first room: its skeleton was replaced, so stringified again, still exact.
     expect(roomJson(counted)).toBe(expected(counted));
     expect(stringified).toBe(6);
+  });
+
+  it('puts the log where the room has it, whatever the other values hold', () => {
+    const room = sampleRoom();
+    const [id] = Object.keys(room.players);
+    const player = room.players[id!]!;
+    // Text that looks like the log's key, nested keys named log, and the mark itself in values.
+    for (const name of ['"log":[]', `"log":${JSON.stringify(LOG_MARK)}`, LOG_MARK]) {
+      const odd = {
+        ...room,
+        settings: { ...room.settings, log: LOG_MARK, other: { log: [] } },
+        players: { ...room.players, [id!]: { ...player, name } },
+      } as unknown as Room;
+      expect(roomJson(odd)).toBe(JSON.stringify(odd));
+      const forStore = { ...odd, log: [] };
+      expect(roomJson(forStore)).toBe(JSON.stringify(forStore));
+    }
+    // The log first or last among the keys.
+    const { log, ...rest } = room;
+    for (const r of [
+      { log, ...rest },
+      { ...rest, log },
+    ] as Room[])
+      expect(roomJson(r)).toBe(JSON.stringify(r));
   });
 
   it('stringifies a room without a log list as JSON.stringify does', () => {

@@ -5,7 +5,7 @@
  * the database already holds, journal files started one after another, entries that do not fit the
  * database, and the data directory locked to one store.
  */
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -25,7 +25,10 @@ const file = sqliteTestFile('chipless-journal-');
  * when asked (a flush, or a read that waits): the tests decide what the database holds when a store
  * is abandoned.
  */
-function openStore(options: { journalFileBytes?: number } = {}): { store: SqliteStore; errors: string[] } {
+function openStore(options: { journalFileBytes?: number; writerNice?: number } = {}): {
+  store: SqliteStore;
+  errors: string[];
+} {
   const errors: string[] = [];
   const store = createSqliteStore({
     dataDir: file.dir,
@@ -217,6 +220,22 @@ describe('SQLite store journal', () => {
     await second.store.abandon();
     const third = openStore();
     await third.store.close();
+  });
+
+  it('the writer thread runs at the nice value it is given, so its batches yield the CPU to commands', async () => {
+    // Field 19 of /proc/<pid>/task/<tid>/stat (Linux) is a thread's nice value.
+    const threadNices = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    expect(threadNices().filter((n) => n === 13)).toEqual([]);
+    const { store } = openStore({ writerNice: 13 });
+    await play(store, 'NICE1', 2);
+    await store.flush();
+    expect(threadNices().filter((n) => n === 13)).toEqual([13]);
+    await store.close();
+    expect(threadNices().filter((n) => n === 13)).toEqual([]);
   });
 
   it('an unreadable journal entry makes the open fail, leaving the directory unlocked and the journal as it was', async () => {

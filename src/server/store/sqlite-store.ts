@@ -176,6 +176,12 @@ export interface SqliteStoreOptions {
   /** The journal starts a new file past this size (bytes). Default 8 MiB. */
   journalFileBytes?: number;
   /**
+   * The nice value of the writer thread (Linux; 0–19, never below the process's own). Default 10: on a
+   * busy box its batches wait for CPU the event loop leaves instead of delaying commands
+   * (bench/README.md, session 7).
+   */
+  writerNice?: number;
+  /**
    * Told of what goes wrong out of any caller's sight: a failed batch of the writer thread (its entries
    * stay in the journal and are tried again), entries that did not fit the file, a torn journal end.
    */
@@ -346,6 +352,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       dataDir,
       gen,
       intervalMs: options.writeIntervalMs ?? 5000,
+      nice: options.writerNice ?? 10,
     } satisfies WriterData & { module: string },
   });
   const exited = new Promise<void>((resolve) => writer.once('exit', () => resolve()));

@@ -11,9 +11,13 @@
  * that does not parse yet is one the main thread is still writing: it is read on a later turn.
  *
  * This thread is the database's only writer after the store opened; SQLite's automatic checkpoints
- * (every 1,000 WAL pages) run inside its transactions, so they never hold up the main thread.
+ * (every 1,000 WAL pages) run inside its transactions, so they never hold up the main thread. It runs
+ * at a lower priority (nice 10 by default): at 1,000 rooms a batch is ~0.3–0.6 s of a core every 5 s,
+ * which at the process's own priority took that CPU from the event loop on a 2-core box and showed as
+ * latency spikes (bench/README.md, session 7).
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readlinkSync, readSync, unlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -27,6 +31,8 @@ export interface WriterData {
   /** The journal file the main thread appends to first. */
   gen: number;
   intervalMs: number;
+  /** The nice value this thread runs at (at least the process's own); see lowerPriority. */
+  nice: number;
 }
 
 /** Messages from the main thread. */
@@ -43,6 +49,22 @@ export type FromWriter =
 const port = parentPort;
 if (!port) throw new Error('sqlite-writer runs as a worker thread');
 const data = workerData as WriterData;
+
+/**
+ * Lowers this thread's scheduling priority to `nice`, so that applying the journal (work nobody waits
+ * for) takes the CPU the event loop leaves rather than competing with it. On Linux a thread's id names
+ * it to setpriority (/proc/thread-self gives the id); elsewhere, or when not allowed, the thread keeps
+ * the process's priority.
+ */
+function lowerPriority(nice: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && getPriority(tid) < nice) setPriority(tid, nice);
+  } catch {
+    // Not Linux or not permitted: run at the process's priority.
+  }
+}
+lowerPriority(data.nice);
 
 const db = new Database(data.dbFile, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
