@@ -46,8 +46,9 @@ WHERE excluded.version > applied_slots.version`;
  * A room written whole (`expected` null: a create) or changed from version `expected` (a save), with
  * what the row and the slots need: the row (the room, its log left out when it goes into the slots),
  * and only the applied entries and log events that are new since `expected` (all of them for a create).
- * The row and the events are in the entry as JSON values, not as strings of JSON (see roomEntry in
- * sqlite-store.ts); applying stringifies them again, which gives the same text back.
+ * In the journal the row's JSON text follows the rest of the entry after a newline (entryOf): the
+ * writer parses only the small part it reads and stores the row's text as it is, and a run of saves
+ * coalesced into one (Batch) never parses the rows it drops.
  */
 export interface RoomEntry {
   lsn: number;
@@ -56,8 +57,8 @@ export interface RoomEntry {
   /** The version the stored row must have; null: the code must be free (a create). */
   expected: number | null;
   version: number;
-  /** The room row's value (the Room, its log empty when the log is in the slots). */
-  row: unknown;
+  /** The room row's JSON text (the Room, its log empty when the log is in the slots). */
+  row: string;
   lastActivity: number;
   /** The highest seq the log slots hold afterwards (null: none). */
   logLast: number | null;
@@ -70,6 +71,25 @@ export interface RoomEntry {
   events: LoggedEvent[];
   /** Applied command entries newer than `expected`, oldest first. */
   applied: AppliedCommand[];
+}
+
+/**
+ * The journal entry in a record's payload. A room entry is its JSON without the row, a newline, then
+ * the row's JSON (JSON text never holds a raw newline); every other entry, and a room entry journaled
+ * before the row had a line of its own (its row a JSON value), is one JSON text. Throws a SyntaxError
+ * on a payload that is neither.
+ */
+export function entryOf(payload: string): JournalEntry {
+  const newline = payload.indexOf('\n');
+  if (newline >= 0) {
+    const head = JSON.parse(payload.slice(0, newline)) as Omit<RoomEntry, 'row'>;
+    if (head.kind !== 'room') throw new SyntaxError(`journal entry ${head.lsn}: a ${head.kind} with a row`);
+    return { ...head, row: payload.slice(newline + 1) };
+  }
+  const entry = JSON.parse(payload) as JournalEntry | (Omit<RoomEntry, 'row'> & { row: unknown });
+  if (entry.kind === 'room' && typeof entry.row !== 'string')
+    return { ...entry, row: JSON.stringify(entry.row) };
+  return entry as JournalEntry;
 }
 
 /** Deletes a room at version `expected`, with its slots. */
@@ -175,8 +195,7 @@ export function createApplier(db: Database.Database): Applier {
     switch (e.kind) {
       case 'room': {
         if (e.expected === null) {
-          const row = JSON.stringify(e.row);
-          if (insertRoom.run(e.code, e.version, row, e.lastActivity, e.logLast).changes !== 1) return false;
+          if (insertRoom.run(e.code, e.version, e.row, e.lastActivity, e.logLast).changes !== 1) return false;
           // delete removes a room's slots with it; clearing anyway keeps the rings exactly the created ones.
           deleteApplied.run(e.code);
           deleteLog.run(e.code);
@@ -187,7 +206,7 @@ export function createApplier(db: Database.Database): Applier {
         }
         const changed = updateRoom.run(
           e.version,
-          JSON.stringify(e.row),
+          e.row,
           e.lastActivity,
           e.logLast,
           e.code,

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { gameRecords } from './engine-game';
 import type { StoredRoom } from './room-store';
-import { Batch, type JournalEntry, type RoomEntry } from './sqlite-apply';
+import { Batch, entryOf, type JournalEntry, type RoomEntry } from './sqlite-apply';
 import { journalGens, journalRecord, parseRecords, readJournal } from './sqlite-journal';
 import { DataDirInUseError } from './sqlite-lock';
 import { createSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from './sqlite-store';
@@ -252,6 +252,35 @@ describe('SQLite store journal', () => {
     expect(journalFiles()).toEqual(['chipless.journal.1']);
     expect(() => createSqliteStore({ dataDir: file.dir })).toThrow(SyntaxError);
   });
+  it("a room entry's row is on a line of its own and read back as its text; an entry journaled before that reads the same", async () => {
+    const { store } = openStore();
+    const saved = await play(store, 'ROWLN', 2);
+    await store.abandon();
+    const payloads = readJournal(join(file.dir, 'chipless.journal.1')).records;
+    expect(payloads).toHaveLength(3);
+    for (const [i, payload] of payloads.entries()) {
+      const [head, row, more] = payload.split('\n');
+      expect(more).toBeUndefined();
+      const entry = entryOf(payload) as RoomEntry;
+      expect(entry).toEqual({ ...JSON.parse(head!), row });
+      expect(JSON.parse(entry.row)).toEqual({ ...saved[i]!.room, log: [] });
+      // The same entry as one JSON text (the row a value in it), as journals were written before.
+      const old = JSON.stringify({ ...JSON.parse(head!), row: JSON.parse(row!) });
+      expect(entryOf(old)).toEqual(entry);
+    }
+    expect(entryOf('{"lsn":9,"kind":"touch","codes":["ROWLN"],"now":1}')).toEqual({
+      lsn: 9,
+      kind: 'touch',
+      codes: ['ROWLN'],
+      now: 1,
+    });
+    expect(() => entryOf('{"lsn":9,"kind":"delete","code":"ROWLN","expected":3}\n{}')).toThrow(SyntaxError);
+    expect(() => entryOf('{"lsn":9,"kind":"room"\n{}')).toThrow(SyntaxError);
+    // Replayed from the journal it left, the room is as saved.
+    const reopened = openStore();
+    expect(await reopened.store.load('ROWLN')).toEqual(saved.at(-1));
+    await reopened.store.close();
+  });
 });
 
 /** A save entry of room `code` from `expected`, with the given events (by seq) and one applied id. */
@@ -262,7 +291,7 @@ function save(lsn: number, code: string, expected: number, seqs: number[], logFi
     code,
     expected,
     version: expected + 1,
-    row: { v: expected + 1 },
+    row: JSON.stringify({ v: expected + 1 }),
     lastActivity: lsn,
     logLast: seqs.at(-1) ?? null,
     ring: true,

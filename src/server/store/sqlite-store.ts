@@ -100,6 +100,7 @@ import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
 import {
   Batch,
   createApplier,
+  entryOf,
   FILL_APPLIED,
   FILL_LOG,
   type JournalEntry,
@@ -553,7 +554,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
  * The text is put together rather than stringified as one object: the row and the events go in as
  * the JSON they are (the row's is shared with the broadcast, room-json.ts; each event's is kept with
  * it), where JSON.stringify would escape them as strings all over again (~40 µs a save at 1,000 rooms,
- * most of the main thread's cost of a save).
+ * most of the main thread's cost of a save). The row's JSON goes last, on a line of its own, so the
+ * writer thread never parses it (entryOf in sqlite-apply.ts).
  */
 function roomEntry(
   lsn: number,
@@ -598,7 +600,7 @@ function roomEntry(
   const head = JSON.stringify(fields);
   return {
     lsn,
-    json: `${head.slice(0, -1)},"events":[${events}],"row":${rowJson(room, ring)}}`,
+    json: `${head.slice(0, -1)},"events":[${events}]}\n${rowJson(room, ring)}`,
     logLast: last ?? Number.NEGATIVE_INFINITY,
   };
 }
@@ -619,7 +621,7 @@ function replayJournal(db: Database.Database, dataDir: string, onError: (err: Er
         new Error(`SQLite store: dropped ${droppedBytes} bytes at the end of ${path} (a record cut short)`),
       );
     }
-    for (const r of records) batch.add(JSON.parse(r) as JournalEntry);
+    for (const r of records) batch.add(entryOf(r));
   }
   if (batch.entries.length > 0) {
     const skipped = applier.apply(batch);

@@ -21,7 +21,7 @@ import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { Batch, createApplier, type JournalEntry } from './sqlite-apply';
+import { Batch, createApplier, entryOf } from './sqlite-apply';
 import { journalFileName, parseRecords } from './sqlite-journal';
 
 /** What the store passes to the thread. */
@@ -130,7 +130,7 @@ function poll(): void {
       for (;;) {
         const bytes = readPiece(fd, piece);
         const { records, used } = parseRecords(bytes);
-        for (const r of records) batch.add(JSON.parse(r) as JournalEntry);
+        for (const r of records) batch.add(entryOf(r));
         offset += used;
         if (bytes.length < piece) {
           rest = bytes.length - used;
