@@ -170,7 +170,7 @@ export interface SqliteStoreOptions {
   dataDir: string;
   /**
    * How often the writer thread applies the journal to the database (ms). Default 5,000: a batch
-   * writes each room once however many saves it had (sqlite-apply.ts, coalesce), and a room whose
+   * writes each room once however many saves it had (sqlite-apply.ts, Batch), and a room whose
    * write is pending is read from the database only after a batch made on demand.
    */
   writeIntervalMs?: number;
