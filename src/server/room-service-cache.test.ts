@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCommand, type Command } from '../engine';
 import { createLogger } from './logger';
-import { type RoomBroadcaster, RoomService } from './room-service';
-import type { RoomStore, StoredRoom } from './store/room-store';
+import { cachedRoom, carriedOver, type RoomBroadcaster, RoomService } from './room-service';
+import { APPLIED_COMMANDS_KEPT, type RoomStore, type StoredRoom } from './store/room-store';
 import { createSqliteStore } from './store/sqlite-store';
 
 let dir: string;
@@ -129,6 +129,40 @@ describe('room service: last-commit cache', () => {
     expect((await store.load(code))?.version).toBe(3);
   });
 
+  it('a retried command id is found in memory among the last APPLIED_COMMANDS_KEPT, per actor', async () => {
+    // Each retry below would change the room if it ran again, so only the retry check stops it (a
+    // retry that the engine refuses or that changes nothing is decided again on a store read).
+    const blinds = (i: number) =>
+      i % 2 === 0 ? { smallBlind: 100, bigBlind: 200 } : { smallBlind: 50, bigBlind: 100 };
+    const code = await openRoom();
+    const p2Join: Command = { type: 'join', name: 'Two', startingChips: 100_00 };
+    const hostX: Command = { type: 'updateSettings', smallBlind: 25, bigBlind: 50 };
+    // Two actors send the same command id: both are applied (v3, v4).
+    expect(await service.execute(code, 'p2', 'x', p2Join)).toMatchObject({ ok: true, version: 3 });
+    expect(await service.execute(code, 'host', 'x', hostX)).toMatchObject({ ok: true, version: 4 });
+    // v5 .. v(K + 3): the list now holds v4 .. v(K + 3), so p2's x (v3) has left it and the host's stays.
+    const K = APPLIED_COMMANDS_KEPT;
+    for (let i = 0; i < K - 1; i++) {
+      const res = await service.execute(code, 'host', `s${i}`, { type: 'updateSettings', ...blinds(i) });
+      expect(res).toMatchObject({ ok: true, version: 5 + i, duplicate: false });
+    }
+    expect(await service.execute(code, 'host', 'x', hostX)).toMatchObject({
+      ok: true,
+      version: 4,
+      duplicate: true,
+    });
+    expect(
+      await service.execute(code, 'host', `s${K - 3}`, { type: 'updateSettings', ...blinds(K - 3) }),
+    ).toMatchObject({ ok: true, version: K + 2, duplicate: true });
+    const stored = (await store.load(code))!;
+    expect(stored.version).toBe(K + 3);
+    expect(stored.room.settings).toMatchObject(blinds(K - 2));
+    expect(stored.appliedCommands.map((c) => `${c.actorId}:${c.commandId}`)).toEqual([
+      'host:x',
+      ...Array.from({ length: K - 1 }, (_, i) => `host:s${i}`),
+    ]);
+  });
+
   it('a room deleted elsewhere is not found here', async () => {
     const code = await openRoom();
     expect(await store.delete(code, 2)).toBe(true);
@@ -168,3 +202,25 @@ describe('room service: last-commit cache', () => {
     expect(loads).toBe(1);
   });
 });
+
+describe('room service: command ids of a cached room', () => {
+  const entry = (commandId: string, actorId: string, version: number) => ({ commandId, actorId, version });
+  const record = (appliedCommands: StoredRoom['appliedCommands']) =>
+    ({ room: {} as StoredRoom['room'], version: appliedCommands.at(-1)!.version, appliedCommands }) as StoredRoom;
+
+  it('counts each id, and carries the counts over exactly as counting the next record would', () => {
+    const before = record([entry('a', 'p1', 1), entry('b', 'p1', 2), entry('a', 'p2', 3), entry('c', 'p1', 4)]);
+    expect([...cachedRoom(before).ids]).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['c', 1],
+    ]);
+    // Two leave (a once, b), one comes (c again).
+    const next = record([entry('a', 'p2', 3), entry('c', 'p1', 4), entry('c', 'p3', 5)]);
+    const carried = carriedOver(cachedRoom(before), next, 2);
+    expect(carried.record).toBe(next);
+    expect(new Map(carried.ids)).toEqual(cachedRoom(next).ids);
+    expect([...carried.ids.keys()].sort()).toEqual(['a', 'c']);
+  });
+});
+
