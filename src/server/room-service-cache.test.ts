@@ -206,10 +206,19 @@ describe('room service: last-commit cache', () => {
 describe('room service: command ids of a cached room', () => {
   const entry = (commandId: string, actorId: string, version: number) => ({ commandId, actorId, version });
   const record = (appliedCommands: StoredRoom['appliedCommands']) =>
-    ({ room: {} as StoredRoom['room'], version: appliedCommands.at(-1)!.version, appliedCommands }) as StoredRoom;
+    ({
+      room: {} as StoredRoom['room'],
+      version: appliedCommands.at(-1)!.version,
+      appliedCommands,
+    }) as StoredRoom;
 
   it('counts each id, and carries the counts over exactly as counting the next record would', () => {
-    const before = record([entry('a', 'p1', 1), entry('b', 'p1', 2), entry('a', 'p2', 3), entry('c', 'p1', 4)]);
+    const before = record([
+      entry('a', 'p1', 1),
+      entry('b', 'p1', 2),
+      entry('a', 'p2', 3),
+      entry('c', 'p1', 4),
+    ]);
     expect([...cachedRoom(before).ids]).toEqual([
       ['a', 2],
       ['b', 1],
@@ -223,4 +232,3 @@ describe('room service: command ids of a cached room', () => {
     expect([...carried.ids.keys()].sort()).toEqual(['a', 'c']);
   });
 });
-
