@@ -26,3 +26,61 @@ export function fitsRing(log: readonly LoggedEvent[]): boolean {
 export function logLast(log: readonly LoggedEvent[], inRing: boolean): number | null {
   return inRing && log.length > 0 ? log[log.length - 1]!.seq : null;
 }
+
+/** What a save of a room's log does to its ring: see ringUpdate. */
+export interface RingUpdate {
+  /** fitsRing(log). */
+  fits: boolean;
+  /** When `fits`: the index of `log`'s first event with a seq above the one given (log.length: none). */
+  from: number;
+}
+
+/**
+ * fitsRing(log), and where the events newer than `logLastBefore` start, without reading every event
+ * when it can: a save at 1,000 rooms read all 50 (each in its own place in the heap, so most reads
+ * missed the CPU cache: ~6–8 µs a save in bench/hot-path.ts, twice that in the loaded server).
+ *
+ * `previous`, when given, must be a log that fits (the room's log as last stored). The short way
+ * applies when `log` is what the engine makes of it: the end of `previous` (the very same event
+ * objects, compared as references without reading them; the last of them at or below
+ * `logLastBefore`) followed by new events with increasing seqs above `logLastBefore`, spanning fewer
+ * than LOG_SLOTS seqs in all. Then `log` increases, so it fits, and only its new events, the last
+ * old one and its first one are read. Anything else takes the whole walk.
+ */
+export function ringUpdate(
+  log: readonly LoggedEvent[],
+  logLastBefore: number,
+  previous: readonly LoggedEvent[] | undefined,
+): RingUpdate {
+  // The new events, walked back from the end while they are above logLastBefore and decreasing.
+  let from = log.length;
+  let above = Number.POSITIVE_INFINITY;
+  let increasing = true;
+  while (from > 0) {
+    const seq = log[from - 1]!.seq;
+    if (seq <= logLastBefore) break;
+    if (seq >= above) {
+      increasing = false;
+      break;
+    }
+    above = seq;
+    from--;
+  }
+  if (increasing && previous !== undefined && from <= previous.length && sameTail(log, from, previous)) {
+    const fits = log.length === 0 || log[log.length - 1]!.seq - log[0]!.seq < LOG_SLOTS;
+    if (fits) return { fits, from };
+  }
+  const fits = fitsRing(log);
+  if (!fits) return { fits, from: log.length };
+  // A fitting log increases, so its events above logLastBefore are exactly its last ones.
+  let start = log.length;
+  while (start > 0 && log[start - 1]!.seq > logLastBefore) start--;
+  return { fits, from: start };
+}
+
+/** True when log[0..count) are the last `count` events of `previous`, the same objects in order. */
+function sameTail(log: readonly LoggedEvent[], count: number, previous: readonly LoggedEvent[]): boolean {
+  const offset = previous.length - count;
+  for (let i = 0; i < count; i++) if (log[i] !== previous[offset + i]) return false;
+  return true;
+}

@@ -120,6 +120,30 @@ describe('SQLite hand log', () => {
     expect((await store.load('LOGAE'))?.room).toEqual(next);
   });
 
+  it('right after a save that fit the ring, a log of the same events out of order or with a new one below them stays in the JSON', async () => {
+    const store = open();
+    const rooms = game('LOGAG', 80);
+    const base = rooms[70]!;
+    expect(await store.create(record(base, 1))).toBe(true);
+    const first = base.log[0]!;
+    const last = base.log.at(-1)!;
+    // The very same event objects as the stored log (what ringUpdate compares), in another order; and
+    // the stored log plus a new event whose seq is not above the last one.
+    const rotated = { ...base, log: [...base.log.slice(1), first] };
+    const behind = { ...base, log: [...base.log.slice(1), { ...last, seq: last.seq - 1 }] };
+    let version = 1;
+    for (const room of [rotated, base, behind]) {
+      expect(await store.save(record(room, version + 1), version)).toBe(true);
+      version++;
+      const fits = room === base;
+      expect(stored('LOGAG')).toEqual(
+        fits ? { rowLog: [], seqs: room.log.map((e) => e.seq) } : { rowLog: room.log, seqs: [] },
+      );
+    }
+    // Loaded only now: a load forgets the stored log's objects (they are read anew).
+    expect((await store.load('LOGAG'))?.room).toEqual(behind);
+  });
+
   it('a log shorter than the ring that lost its first events: their slots go too', async () => {
     const store = open();
     const rooms = game('LOGAF', 12);

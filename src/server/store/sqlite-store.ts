@@ -96,7 +96,7 @@ import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJson } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
-import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
+import { APPLIED_SLOTS, LOG_SLOTS, logLast, ringUpdate } from './slots';
 import {
   Batch,
   createApplier,
@@ -214,6 +214,12 @@ interface KnownHead {
   version: number | null;
   /** The highest seq its log slots will hold (-Infinity: none). */
   logLast: number;
+  /**
+   * The log its last journal entry stored in the slots (only one that fits the ring), for the next
+   * save's ringUpdate. Weak: the room service's cache holds a room it is playing, and an idle room's
+   * log need not stay in memory for this.
+   */
+  log?: WeakRef<readonly LoggedEvent[]>;
 }
 
 /**
@@ -326,10 +332,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (head.version === null) deletes.push([head.lsn, code]);
   };
   /** Journals a create (`expected` null) or a save of `record` that passed its check (see roomEntry). */
-  const journalRoom = (record: StoredRoom, expected: number | null, logLastBefore: number) => {
-    const entry = roomEntry(lastLsn + 1, record, expected, logLastBefore);
+  const journalRoom = (record: StoredRoom, expected: number | null, before: KnownHead | null) => {
+    const entry = roomEntry(lastLsn + 1, record, expected, before);
     append(entry.lsn, entry.json);
-    setHead(record.room.roomCode, { lsn: entry.lsn, version: record.version, logLast: entry.logLast });
+    const { log } = record.room;
+    setHead(record.room.roomCode, {
+      lsn: entry.lsn,
+      version: record.version,
+      logLast: entry.logLast,
+      ...(entry.ring ? { log: new WeakRef(log) } : {}),
+    });
   };
   /** The room's version and log end as the journal leaves them, or null when there is no room. */
   const headOf = (code: string): (KnownHead & { version: number }) | null => {
@@ -464,14 +476,14 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async create(record) {
       assertOpen();
       if (headOf(record.room.roomCode) !== null) return false;
-      journalRoom(record, null, Number.NEGATIVE_INFINITY);
+      journalRoom(record, null, null);
       return true;
     },
     async save(record, expectedVersion) {
       assertOpen();
       const head = headOf(record.room.roomCode);
       if (head?.version !== expectedVersion) return false;
-      journalRoom(record, expectedVersion, head.logLast);
+      journalRoom(record, expectedVersion, head);
       return true;
     },
     async delete(roomCode, expectedVersion) {
@@ -545,9 +557,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 }
 
 /**
- * The JSON of the journal entry (a RoomEntry) of a create (`expected` null) or a save of `record`, and
- * the highest seq the room's log slots hold after it (-Infinity: none). `logLastBefore` is that seq
- * before it: only later events are written. Throws when two of the record's new applied entries would
+ * The JSON of the journal entry (a RoomEntry) of a create (`expected` null) or a save of `record`, the
+ * highest seq the room's log slots hold after it (-Infinity: none) and whether its log is in the slots
+ * (`ring`). `before` is what the store knew of the room before it (null for a create): only events
+ * above its `logLast` are written, and its `log` lets ringUpdate skip reading the events the two logs
+ * share. Throws when two of the record's new applied entries would
  * take one slot with the later one not newer (the check the SQL makes, made before anything is
  * journaled).
  *
@@ -561,11 +575,12 @@ function roomEntry(
   lsn: number,
   record: StoredRoom,
   expected: number | null,
-  logLastBefore: number,
-): { lsn: number; json: string; logLast: number } {
+  before: KnownHead | null,
+): { lsn: number; json: string; logLast: number; ring: boolean } {
   const { room } = record;
   const code = room.roomCode;
-  const ring = fitsRing(room.log);
+  const logLastBefore = before?.logLast ?? Number.NEGATIVE_INFINITY;
+  const { fits: ring, from } = ringUpdate(room.log, logLastBefore, before?.log?.deref());
   const applied =
     expected === null ? record.appliedCommands : record.appliedCommands.filter((c) => c.version > expected);
   const slots = new Map<number, number>();
@@ -579,8 +594,9 @@ function roomEntry(
   }
   let events = '';
   if (ring) {
-    for (const e of room.log) {
-      if (e.seq > logLastBefore) events += events === '' ? immutableJson(e) : `,${immutableJson(e)}`;
+    for (let i = from; i < room.log.length; i++) {
+      const json = immutableJson(room.log[i]!);
+      events += i === from ? json : `,${json}`;
     }
   }
   const last = logLast(room.log, ring);
@@ -602,6 +618,7 @@ function roomEntry(
     lsn,
     json: `${head.slice(0, -1)},"events":[${events}]}\n${rowJson(room, ring)}`,
     logLast: last ?? Number.NEGATIVE_INFINITY,
+    ring,
   };
 }
 
