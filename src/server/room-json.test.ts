@@ -1,10 +1,10 @@
 /** roomJson and the snapshot encoder: the same bytes as JSON.stringify and Socket.IO's own encoder. */
 import { Encoder, PacketType } from 'socket.io-parser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyCommand, createRoom } from '../engine';
 import type { Room } from '../engine/types';
 import { logDelta } from '../shared/log-delta';
-import { LOG_MARK, roomJson, snapshotParser } from './room-json';
+import { immutableJson, LOG_MARK, roomJson, snapshotParser } from './room-json';
 
 function sampleRoom(): Room {
   let room = createRoom({
@@ -186,5 +186,34 @@ describe('snapshot encoder', () => {
       { type: PacketType.CONNECT, nsp: '/', data: { sid: 'x' } },
     ];
     for (const packet of packets) expect(encode(ours, packet)).toEqual(encode(standard, packet));
+  });
+});
+
+describe('immutableJson', () => {
+  it('gives JSON.stringify of the object, stringifying a recently given object only once', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const a = { type: 'bet', seq: 1 };
+      const b = { type: 'bet', seq: 2 };
+      expect(immutableJson(a)).toBe('{"type":"bet","seq":1}');
+      expect(immutableJson(b)).toBe('{"type":"bet","seq":2}');
+      expect(immutableJson(a)).toBe('{"type":"bet","seq":1}');
+      expect(immutableJson(b)).toBe('{"type":"bet","seq":2}');
+      expect(stringify).toHaveBeenCalledTimes(2);
+      // An equal but other object is its own.
+      expect(immutableJson({ type: 'bet', seq: 1 })).toBe('{"type":"bet","seq":1}');
+      expect(stringify).toHaveBeenCalledTimes(3);
+      // Hundreds of objects later (the cache goes round many times) each still gets its own JSON, and
+      // `a` is stringified again.
+      const many = Array.from({ length: 500 }, (_, i) => ({ i }));
+      for (const [i, o] of many.entries()) expect(immutableJson(o)).toBe(`{"i":${i}}`);
+      expect(immutableJson(a)).toBe('{"type":"bet","seq":1}');
+      expect(stringify).toHaveBeenCalledTimes(504);
+      // The newest are found again, newest or not, in any order.
+      for (const i of [499, 450, 480, 437]) expect(immutableJson(many[i]!)).toBe(`{"i":${i}}`);
+      expect(stringify).toHaveBeenCalledTimes(504);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

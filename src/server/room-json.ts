@@ -1,37 +1,49 @@
 /**
  * The JSON text of a room (exactly JSON.stringify(room)) for the store and the broadcast, without
- * stringifying the hand log again on every command. The log is most of a room (50 events, ~9.6 of
- * ~13 KB) and its events are immutable objects the engine carries from one room version to the next,
- * so each event's JSON is computed once and kept with the event (a WeakMap: it goes when the event
- * leaves every log). Measured at 1,000 rooms (bench/README.md): JSON.stringify of the whole room was
- * 17% of the server's busy time.
+ * stringifying its parts more often than needed.
+ *
+ * What a command's room needs stringified: the store's row (the room with its log empty, since the log
+ * is in its own slots) and the broadcast (the room with its log cut to the command's new events,
+ * log-delta.ts), plus each new event once more for the store's journal entry. Both copies of the room
+ * differ only in `log`, so the second reuses the first's skeleton (below); each new event's JSON is
+ * computed once and reused for a while (immutableJson). The whole log (50 events, ~9.6 of ~13 KB) is
+ * stringified only for a full snapshot (a phone subscribing), which is rare.
  *
  * Nothing per room is remembered: an earlier version kept each room's whole JSON with the room object
  * (for the broadcast to reuse), which held ~11 KB per room in the old generation until the next command
- * and raised the server's peak RSS by ~100 MB at 1,000 rooms. What the store's and the broadcast's
- * copies of one committed room share instead is the JSON of everything but the log, kept for the last
- * room only (lastSkeleton).
+ * and raised the server's peak RSS by ~100 MB at 1,000 rooms. Another kept every log event's JSON for
+ * as long as the event lived (a WeakMap: 50,000 entries at 1,000 rooms, each string in the old
+ * generation and the table walked by every GC), when only the newest events' are ever asked for twice.
  */
 import { randomBytes } from 'node:crypto';
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import type { Room } from '../engine/types';
 
-const remembered = new WeakMap<object, string>();
+/** How many of the most recently stringified objects immutableJson keeps the JSON of. */
+const RECENT_JSON = 64;
+const recentValues: (object | undefined)[] = new Array(RECENT_JSON).fill(undefined);
+const recentJson: string[] = new Array(RECENT_JSON).fill('');
+let recentNext = 0;
 
 /**
- * JSON.stringify(value), computed once per object and kept for as long as the object lives. Only for
- * objects never mutated after (log events, applied command entries).
+ * JSON.stringify(value), reused when `value` was one of the last RECENT_JSON objects given: a command's
+ * new log events are stringified for the journal entry and again for the broadcast, in the same turn.
+ * Only for objects never mutated after (log events, applied command entries). Compared by reference,
+ * newest first; the last RECENT_JSON objects stay referenced (a few KB).
  */
 export function immutableJson(value: object): string {
-  let json = remembered.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    remembered.set(value, json);
+  for (let k = 1; k <= RECENT_JSON; k++) {
+    const i = (recentNext - k + RECENT_JSON) % RECENT_JSON;
+    if (recentValues[i] === value) return recentJson[i]!;
   }
+  const json = JSON.stringify(value);
+  recentValues[recentNext] = value;
+  recentJson[recentNext] = json;
+  recentNext = (recentNext + 1) % RECENT_JSON;
   return json;
 }
 
-/** JSON.stringify(list), from each (immutable) element's remembered JSON. */
+/** JSON.stringify(list), from each (immutable) element's JSON (immutableJson). */
 function immutableListJson(list: readonly object[]): string {
   let out = '[';
   for (let i = 0; i < list.length; i++)
@@ -109,7 +121,7 @@ function skeletonOf(room: Room): Skeleton | null {
 /**
  * JSON.stringify(room), byte for byte: the top-level keys in the room's own order, each value
  * stringified as JSON.stringify would (undefined and function values left out), the log from its
- * events' remembered JSON, the rest from the last room's skeleton when only the log differs. Rooms
+ * events' JSON (immutableJson), the rest from the last room's skeleton when only the log differs. Rooms
  * and their log events must never be mutated (the engine never does).
  */
 export function roomJson(room: Room): string {

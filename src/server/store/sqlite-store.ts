@@ -566,8 +566,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
  * journaled).
  *
  * The text is put together rather than stringified as one object: the row and the events go in as
- * the JSON they are (the row's is shared with the broadcast, room-json.ts; each event's is kept with
- * it), where JSON.stringify would escape them as strings all over again (~40 µs a save at 1,000 rooms,
+ * the JSON they are (the row's skeleton is shared with the broadcast, and so is each new event's JSON,
+ * room-json.ts), where JSON.stringify would escape them as strings all over again (~40 µs a save at 1,000 rooms,
  * most of the main thread's cost of a save). The row's JSON goes last, on a line of its own, so the
  * writer thread never parses it (entryOf in sqlite-apply.ts).
  */
