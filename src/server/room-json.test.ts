@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { applyCommand, createRoom } from '../engine';
 import type { Room } from '../engine/types';
 import { logDelta } from '../shared/log-delta';
-import { immutableJson, LOG_MARK, roomJson, snapshotParser } from './room-json';
+import { immutableJson, LOG_MARK, roomJson, roomJsonParts, snapshotParser } from './room-json';
 
 function sampleRoom(): Room {
   let room = createRoom({
@@ -35,9 +35,17 @@ describe('roomJson', () => {
     const later = applyCommand(room, 'host', { type: 'act', action: 'CALL' }, 9);
     if (!later.ok || !later.room) throw new Error('refused');
     expect(roomJson(later.room)).toBe(JSON.stringify(later.room));
+    // In parts (for the journal): the skeleton around the log, joining into the same text.
+    const parts = roomJsonParts(later.room);
+    expect(parts).toHaveLength(3);
+    expect(parts[1]).toBe(JSON.stringify(later.room.log));
+    expect(parts.join('')).toBe(JSON.stringify(later.room));
+    expect(roomJsonParts({ ...later.room, log: [] }).join('')).toBe(
+      JSON.stringify({ ...later.room, log: [] }),
+    );
   });
 
-  it('stringifies each log event once, however many rooms carry it', () => {
+  it('stringifies a log event once for the rooms that carry it one after the other', () => {
     const room = sampleRoom();
     const [first] = room.log;
     if (!first) throw new Error('empty log');
@@ -136,6 +144,9 @@ describe('roomJson', () => {
     expect(roomJson(logOnly)).toBe('{"log":[]}');
     const logFirst = { log: [], a: 1, b: undefined, c: 'x' } as unknown as Room;
     expect(roomJson(logFirst)).toBe(JSON.stringify(logFirst));
+    expect(roomJsonParts(noLog)).toEqual([JSON.stringify(noLog)]);
+    expect(roomJsonParts(oddLog)).toEqual([JSON.stringify(oddLog)]);
+    expect(roomJsonParts(logFirst).join('')).toBe(JSON.stringify(logFirst));
   });
 });
 

@@ -130,6 +130,13 @@ export function roomJson(room: Room): string {
   return `${skeleton.before}${immutableListJson(room.log)}${skeleton.after}`;
 }
 
+/** roomJson(room) in parts that join into it, for a writer that can take them as they are (the journal). */
+export function roomJsonParts(room: Room): string[] {
+  const skeleton = skeletonOf(room);
+  if (skeleton === null) return [JSON.stringify(room)];
+  return [skeleton.before, immutableListJson(room.log), skeleton.after];
+}
+
 /** A RoomSnapshot with its keys in the order its builders write them (so the text is JSON.stringify's). */
 function isSnapshot(
   value: unknown,

@@ -85,6 +85,14 @@ describe('journal records', () => {
     expect(() => journalRecord('')).toThrow('journal record of 0 bytes');
   });
 
+  it('a record given in parts is the record of the parts joined, byte for byte', () => {
+    const parts = ['{"a":"ünïcödé ♠",', '"b":[', '', '1,2', ']}', '\n', '{"row":"€"}'];
+    const joined = journalRecord(parts.join(''));
+    expect(journalRecord(parts).equals(joined)).toBe(true);
+    expect(parseRecords(joined).records).toEqual([parts.join('')]);
+    expect(() => journalRecord(['', ''])).toThrow('journal record of 0 bytes');
+  });
+
   it('a missing file reads as empty; journal files are taken in number order', () => {
     expect(readJournal(join(file.dir, 'nope'))).toEqual({ records: [], droppedBytes: 0 });
     expect(

@@ -94,7 +94,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
-import { immutableJson, roomJson } from '../room-json';
+import { immutableJson, roomJsonParts } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS, logLast, ringUpdate } from './slots';
 import {
@@ -307,7 +307,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
    * Appends the JSON of entry `lsn` (the next one); returns the lsn. Throws, appending nothing, when
    * the write fails.
    */
-  const append = (lsn: number, json: string): number => {
+  const append = (lsn: number, json: string | readonly string[]): number => {
     journal.append(json);
     lastLsn = lsn;
     if (journal.size() >= fileBytes) {
@@ -334,7 +334,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   /** Journals a create (`expected` null) or a save of `record` that passed its check (see roomEntry). */
   const journalRoom = (record: StoredRoom, expected: number | null, before: KnownHead | null) => {
     const entry = roomEntry(lastLsn + 1, record, expected, before);
-    append(entry.lsn, entry.json);
+    append(entry.lsn, entry.parts);
     const { log } = record.room;
     setHead(record.room.roomCode, {
       lsn: entry.lsn,
@@ -569,14 +569,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
  * the JSON they are (the row's skeleton is shared with the broadcast, and so is each new event's JSON,
  * room-json.ts), where JSON.stringify would escape them as strings all over again (~40 µs a save at 1,000 rooms,
  * most of the main thread's cost of a save). The row's JSON goes last, on a line of its own, so the
- * writer thread never parses it (entryOf in sqlite-apply.ts).
+ * writer thread never parses it (entryOf in sqlite-apply.ts). The text is returned in the parts that
+ * join into it, which the journal writes as they are (journalRecord).
  */
 function roomEntry(
   lsn: number,
   record: StoredRoom,
   expected: number | null,
   before: KnownHead | null,
-): { lsn: number; json: string; logLast: number; ring: boolean } {
+): { lsn: number; parts: string[]; logLast: number; ring: boolean } {
   const { room } = record;
   const code = room.roomCode;
   const logLastBefore = before?.logLast ?? Number.NEGATIVE_INFINITY;
@@ -592,13 +593,14 @@ function roomEntry(
     }
     slots.set(slot, c.version);
   }
-  let events = '';
+  const parts = ['', ',"events":['];
   if (ring) {
     for (let i = from; i < room.log.length; i++) {
-      const json = immutableJson(room.log[i]!);
-      events += i === from ? json : `,${json}`;
+      if (i > from) parts.push(',');
+      parts.push(immutableJson(room.log[i]!));
     }
   }
+  parts.push(']}\n');
   const last = logLast(room.log, ring);
   const fields: Omit<RoomEntry, 'row' | 'events'> = {
     lsn,
@@ -614,9 +616,11 @@ function roomEntry(
     applied,
   };
   const head = JSON.stringify(fields);
+  parts[0] = head.slice(0, -1);
+  for (const part of rowJsonParts(room, ring)) parts.push(part);
   return {
     lsn,
-    json: `${head.slice(0, -1)},"events":[${events}]}\n${rowJson(room, ring)}`,
+    parts,
     logLast: last ?? Number.NEGATIVE_INFINITY,
     ring,
   };
@@ -660,9 +664,9 @@ function removeJournalFiles(dataDir: string): void {
     rmSync(join(dataDir, journalFileName(gen)), { force: true });
 }
 
-/** The JSON of the room row: the room without its log when the log goes into the slots. */
-function rowJson(room: Room, logInSlots: boolean): string {
-  return roomJson(!logInSlots || room.log.length === 0 ? room : { ...room, log: [] });
+/** The JSON of the room row, in parts (roomJsonParts): the room without its log when the log goes into the slots. */
+function rowJsonParts(room: Room, logInSlots: boolean): string[] {
+  return roomJsonParts(!logInSlots || room.log.length === 0 ? room : { ...room, log: [] });
 }
 
 /** Rooms read per step of the migration (bounds the memory it needs). */
