@@ -561,16 +561,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
  * highest seq the room's log slots hold after it (-Infinity: none) and whether its log is in the slots
  * (`ring`). `before` is what the store knew of the room before it (null for a create): only events
  * above its `logLast` are written, and its `log` lets ringUpdate skip reading the events the two logs
- * share. Throws when two of the record's new applied entries would
- * take one slot with the later one not newer (the check the SQL makes, made before anything is
- * journaled).
+ * share. Throws when two of the record's new applied entries would take one slot with the later one
+ * not newer (the check the SQL makes, made before anything is journaled).
  *
  * The text is put together rather than stringified as one object: the row and the events go in as
- * the JSON they are (the row's skeleton is shared with the broadcast, and so is each new event's JSON,
- * room-json.ts), where JSON.stringify would escape them as strings all over again (~40 µs a save at 1,000 rooms,
- * most of the main thread's cost of a save). The row's JSON goes last, on a line of its own, so the
- * writer thread never parses it (entryOf in sqlite-apply.ts). The text is returned in the parts that
- * join into it, which the journal writes as they are (journalRecord).
+ * the JSON they are (the row's skeleton is shared with the broadcast, and so is each new event's
+ * JSON, room-json.ts), where JSON.stringify would escape them as strings all over again (~40 µs a
+ * save at 1,000 rooms, most of the main thread's cost of a save). The row's JSON goes last, on a line
+ * of its own, so the writer thread never parses it (entryOf in sqlite-apply.ts). The text is returned
+ * in the parts that join into it, which the journal writes as they are (journalRecord).
  */
 function roomEntry(
   lsn: number,
