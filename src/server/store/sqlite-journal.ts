@@ -1,8 +1,9 @@
 /**
  * The SQLite store's write-ahead journal: an append-only file of records, each written with one
  * `write` before the store answers, so a save is durable (against a killed process, as SQLite's WAL
- * with `synchronous=NORMAL` is) without waiting for a SQLite transaction. The store applies the records
- * to SQLite in batches later and then empties the file; opening the store replays what is left.
+ * with `synchronous=NORMAL` is) without waiting for a SQLite transaction. The store's writer thread
+ * applies the records to SQLite in batches later and deletes each file once it is applied (the store
+ * starts a new file past a size); opening the store replays what is left.
  *
  * A record on disk: its payload's length in bytes (u32, little-endian), the payload's CRC-32 (u32,
  * little-endian), then the payload (UTF-8). A process killed inside a `write` can leave a record cut
@@ -105,8 +106,6 @@ export interface JournalWriter {
    * survives the process being killed.
    */
   append(payload: string | readonly string[]): void;
-  /** Empties the file (every record in it is in SQLite). */
-  clear(): void;
   /** Bytes in the file now. */
   size(): number;
   close(): void;
@@ -114,7 +113,7 @@ export interface JournalWriter {
 
 /** Opens (creating when needed) `file` for appending; what it holds stays (read it first). */
 export function openJournal(file: string): JournalWriter {
-  // 'a': O_APPEND, so every write lands at the end, also right after clear() cut the file to 0.
+  // 'a': O_APPEND, so every write lands at the end of the file.
   const fd = openSync(file, 'a');
   let bytes = fstatSync(fd).size;
   let open = true;
@@ -139,11 +138,6 @@ export function openJournal(file: string): JournalWriter {
         throw err;
       }
       bytes += buf.length;
-    },
-    clear() {
-      if (bytes === 0) return;
-      ftruncateSync(fd, 0);
-      bytes = 0;
     },
     size: () => bytes,
     close() {
