@@ -70,12 +70,9 @@ export function ringUpdate(
     const fits = log.length === 0 || log[log.length - 1]!.seq - log[0]!.seq < LOG_SLOTS;
     if (fits) return { fits, from };
   }
+  // A fitting log increases, so the walk back above found exactly its events above logLastBefore.
   const fits = fitsRing(log);
-  if (!fits) return { fits, from: log.length };
-  // A fitting log increases, so its events above logLastBefore are exactly its last ones.
-  let start = log.length;
-  while (start > 0 && log[start - 1]!.seq > logLastBefore) start--;
-  return { fits, from: start };
+  return { fits, from: fits ? from : log.length };
 }
 
 /** True when log[0..count) are the last `count` events of `previous`, the same objects in order. */
