@@ -4,7 +4,7 @@
  */
 import { applyCommand, createRoom } from '../../engine';
 import type { Command, Room } from '../../engine/types';
-import type { StoredRoom } from './room-store';
+import { APPLIED_COMMANDS_KEPT, type StoredRoom } from './room-store';
 
 /** A 3-player game under `code` (host 'ana'; 'ben', 'cal'), `changes` rooms long (the first: created). */
 export function game(code: string, changes: number): Room[] {
@@ -35,7 +35,7 @@ export function game(code: string, changes: number): Room[] {
 
 /**
  * The game's rooms as the room service stores them: version i + 1, each with the ids of the commands
- * that made it (`c<version>`, by 'ana'), the newest 100 kept. A game has at least six changes (joins,
+ * that made it (`c<version>`, by 'ana'), the newest APPLIED_COMMANDS_KEPT kept. A game has at least six changes (joins,
  * approvals, the start), so fewer than that are cut from its start.
  */
 export function gameRecords(code: string, changes: number): StoredRoom[] {
@@ -44,7 +44,7 @@ export function gameRecords(code: string, changes: number): StoredRoom[] {
     .map((room, i) => ({
       room,
       version: i + 1,
-      appliedCommands: Array.from({ length: Math.min(i + 1, 100) }, (_, k) => {
+      appliedCommands: Array.from({ length: Math.min(i + 1, APPLIED_COMMANDS_KEPT) }, (_, k) => {
         const version = i + 1 - k;
         return { commandId: `c${version}`, actorId: 'ana', version };
       }).reverse(),

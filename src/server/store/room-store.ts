@@ -1,8 +1,8 @@
 import type { Room } from '../../engine/types';
 
 /**
- * How many of its most recent applied command ids a room keeps (retries of older ones are refused as
- * unknown). Here rather than in the room service, so the SQLite writer thread can use it without
+ * How many of its most recent applied command ids a room keeps (a retry of an older one is taken as
+ * a new command). Here rather than in the room service, so the SQLite writer thread can use it without
  * loading the service.
  */
 export const APPLIED_COMMANDS_KEPT = 100;
