@@ -382,7 +382,10 @@ process.on('message', (msg: ToWorker) => {
       Promise.all(rooms.map((r) => r.stop())).then(() => {
         const ms = (ns: number) => Math.round(ns / 1e4) / 100;
         if (process.env.BENCH_TRACE)
-          writeFileSync(`${process.env.BENCH_TRACE}.${process.pid}`, trace.join('\n'));
+          writeFileSync(
+            `${process.env.BENCH_TRACE}.${process.pid}`,
+            [`# timeOrigin ${performance.timeOrigin}`, ...trace].join('\n'),
+          );
         send({
           type: 'results',
           latencies,

@@ -1,7 +1,8 @@
 /**
  * Integration: what the server keeps of a connection. The first HTTP request is dropped once the
  * handshake is read (memory at thousands of sockets), and what it was needed for still holds: the
- * client's address, through X-Forwarded-For when TRUST_PROXY is set.
+ * client's address, through X-Forwarded-For when TRUST_PROXY is set. Every socket shares one listener
+ * per event (no closures per socket), and they still act for their own socket.
  */
 import { io as ioClient } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,6 +61,42 @@ describe('connections', () => {
       ).toBe(2);
     } finally {
       host.close();
+    }
+  });
+
+  it('share one listener per event among all sockets, each acting for its own socket', async () => {
+    const server = await serverWith({});
+    const host = await TestClient.connect(server.url);
+    const guest = await TestClient.connect(server.url);
+    try {
+      const [a, b] = [...server.app.io.of('/').sockets.values()];
+      for (const event of [
+        'createRoom',
+        'joinRoom',
+        'resume',
+        'command',
+        'disconnecting',
+        'disconnect',
+      ] as const) {
+        expect(a!.listeners(event)).toHaveLength(1);
+        expect(a!.listeners(event)[0]).toBe(b!.listeners(event)[0]);
+      }
+      const snap = okData(await host.createRoom('Hana', 5000));
+      const code = snap.room.roomCode;
+      const joined = okData(await guest.joinRoom(code, 'Ivo', 5000));
+      const ids = Object.values(joined.room.players).map((p) => [p.name, p.isHost]);
+      expect(ids).toEqual([
+        ['Hana', true],
+        ['Ivo', false],
+      ]);
+      // The guest's command is the guest's: it may not act as the host.
+      expect(await guest.command(code, { type: 'startGame' })).toEqual({
+        ok: false,
+        error: expect.stringMatching(/host/i),
+      });
+    } finally {
+      host.close();
+      guest.close();
     }
   });
 });

@@ -34,6 +34,8 @@ export interface SocketData {
   ip: string;
   commands: TokenBucket;
   joins: TokenBucket;
+  /** The room codes the socket was in, set when it starts disconnecting. */
+  roomsAtDisconnect?: string[];
 }
 
 /** The typed Socket.IO server. */
@@ -173,42 +175,108 @@ export function attachGateway(deps: GatewayDeps): () => void {
   };
   const takeCommand = (socket: ChiplessSocket) => socket.data.commands.take(now());
 
+  /** Answers a message through its ack function, if it came with one; a throwing ack is logged. */
+  const answer = (ack: ((res: unknown) => void) | undefined, event: string, res: Ack<unknown>) => {
+    try {
+      ack?.(res);
+    } catch (err) {
+      logger.warn({ err, event }, 'ack failed');
+    }
+  };
+
   /**
-   * Registers one event: rate limit, schema, handler, ack. Never throws: a failing handler is logged
-   * and answered 'Something went wrong'. Without an ack function the answer is dropped.
+   * The listener of one event, shared by every socket (EventEmitter calls it with the socket as
+   * `this`): rate limit, schema, handler, ack. Never throws: a failing handler is logged and answered
+   * 'Something went wrong'. Without an ack function the answer is dropped.
+   *
+   * Shared rather than made per socket: at 6,000 sockets, a listener closure per event and socket held
+   * ~2.5 KB a socket (tsx names every named closure with Object.defineProperty, which gives each its
+   * own dictionary of properties), ~15 MB of the heap every major GC marks (bench/README.md, session 9).
    */
-  function handle<S extends z.ZodType, T>(
-    socket: ChiplessSocket,
+  function listenerFor<S extends z.ZodType, T>(
     event: keyof ClientToServerEvents,
     schema: S,
     limit: (socket: ChiplessSocket, req: z.output<S>) => boolean,
-    handler: (req: z.output<S>) => Promise<Ack<T>>,
-  ): void {
-    const listener = async (...args: unknown[]) => {
+    handler: (socket: ChiplessSocket, req: z.output<S>) => Promise<Ack<T>>,
+  ): (this: ChiplessSocket, ...args: unknown[]) => Promise<void> {
+    return async function (this: ChiplessSocket, ...args: unknown[]) {
       const ack = ackOf(args);
-      const reply = (res: Ack<T>) => {
-        try {
-          ack?.(res);
-        } catch (err) {
-          logger.warn({ err, event }, 'ack failed');
-        }
-      };
       try {
         const parsed = schema.safeParse(args[0]);
         if (!parsed.success) {
           // Count invalid messages too, so a flood of garbage is throttled like anything else.
-          if (!takeCommand(socket)) return reply({ ok: false, error: TOO_MANY_REQUESTS });
-          return reply({ ok: false, error: INVALID_REQUEST });
+          if (!takeCommand(this)) return answer(ack, event, { ok: false, error: TOO_MANY_REQUESTS });
+          return answer(ack, event, { ok: false, error: INVALID_REQUEST });
         }
-        if (!limit(socket, parsed.data)) return reply({ ok: false, error: TOO_MANY_REQUESTS });
-        reply(await handler(parsed.data));
+        if (!limit(this, parsed.data)) return answer(ack, event, { ok: false, error: TOO_MANY_REQUESTS });
+        answer(ack, event, await handler(this, parsed.data));
       } catch (err) {
-        logger.error({ err, event, actor: socket.data.playerId }, 'handler failed');
-        reply({ ok: false, error: SOMETHING_WENT_WRONG });
+        logger.error({ err, event, actor: this.data.playerId }, 'handler failed');
+        answer(ack, event, { ok: false, error: SOMETHING_WENT_WRONG });
       }
     };
-    // The typed `on` wants the exact listener signature; ours takes raw arguments on purpose.
-    (socket.on as (ev: string, fn: (...args: unknown[]) => void) => void)(event, listener);
+  }
+
+  const onCreateRoom = listenerFor('createRoom', createRoomSchema, takeJoin, async (socket, req) => {
+    const created = await service.createRoom(
+      socket.data.playerId,
+      req.commandId,
+      req.name,
+      req.startingChips,
+    );
+    if (!created.ok) return created;
+    return subscribe(socket, created.record.room.roomCode);
+  });
+
+  const onJoinRoom = listenerFor('joinRoom', joinRoomSchema, takeJoin, join);
+
+  const onResume = listenerFor('resume', resumeSchema, takeCommand, (socket, req) =>
+    subscribe(socket, req.roomCode),
+  );
+
+  const onCommand = listenerFor(
+    'command',
+    roomCommandSchema,
+    (s, req) => (req.command.type === 'join' ? takeJoin(s) : takeCommand(s)),
+    async (socket, req): Promise<Ack<{ version: number }>> => {
+      const { command } = req;
+      if (command.type === 'join') {
+        const joined = await join(socket, { ...command, commandId: req.commandId, roomCode: req.roomCode });
+        return joined.ok ? { ok: true, data: { version: joined.data.version } } : joined;
+      }
+      const outcome = await run(socket, req.roomCode, req.commandId, command);
+      return outcome.ok ? { ok: true, data: { version: outcome.version } } : outcome;
+    },
+  );
+
+  /** Boundary: unknown events and oversized messages never reach a listener. */
+  const checkBoundary = (socket: ChiplessSocket, packet: unknown[], next: (err?: Error) => void) => {
+    const [event, ...args] = packet as [unknown, ...unknown[]];
+    if (typeof event === 'string' && EVENTS.has(event) && messageBytes(args) <= MAX_MESSAGE_BYTES) {
+      next();
+      return;
+    }
+    if (!takeCommand(socket)) return;
+    try {
+      ackOf(args)?.({ ok: false, error: INVALID_REQUEST });
+    } catch {
+      // The client's ack could not be sent; nothing else to do.
+    }
+  };
+
+  // The rooms a socket was in, read while it is disconnecting (it has left them all by 'disconnect').
+  function onDisconnecting(this: ChiplessSocket) {
+    this.data.roomsAtDisconnect = [...this.rooms].filter(isRoomCode);
+  }
+  // Once the socket is gone from its rooms: a player with no other socket there shows as offline.
+  function onDisconnect(this: ChiplessSocket) {
+    const playerId = this.data.playerId;
+    for (const roomCode of this.data.roomsAtDisconnect ?? []) {
+      void broadcaster
+        .onlinePlayers(roomCode)
+        .then((online) => (online.has(playerId) ? undefined : service.broadcastCurrent(roomCode)))
+        .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
+    }
   }
 
   io.on('connection', (socket) => {
@@ -230,65 +298,16 @@ export function attachGateway(deps: GatewayDeps): () => void {
     socket.emit('session', credentials);
     logger.debug({ actor: credentials.playerId, resumed: known !== null }, 'connected');
 
-    // Boundary: unknown events and oversized messages never reach a handler.
-    socket.use((packet, next) => {
-      const [event, ...args] = packet as unknown as [unknown, ...unknown[]];
-      if (typeof event === 'string' && EVENTS.has(event) && messageBytes(args) <= MAX_MESSAGE_BYTES) {
-        next();
-        return;
-      }
-      if (!takeCommand(socket)) return;
-      try {
-        ackOf(args)?.({ ok: false, error: INVALID_REQUEST });
-      } catch {
-        // The client's ack could not be sent; nothing else to do.
-      }
-    });
-
-    handle(socket, 'createRoom', createRoomSchema, takeJoin, async (req) => {
-      const created = await service.createRoom(
-        socket.data.playerId,
-        req.commandId,
-        req.name,
-        req.startingChips,
-      );
-      if (!created.ok) return created;
-      return subscribe(socket, created.record.room.roomCode);
-    });
-
-    handle(socket, 'joinRoom', joinRoomSchema, takeJoin, (req) => join(socket, req));
-
-    handle(socket, 'resume', resumeSchema, takeCommand, (req) => subscribe(socket, req.roomCode));
-
-    handle(
-      socket,
-      'command',
-      roomCommandSchema,
-      (s, req) => (req.command.type === 'join' ? takeJoin(s) : takeCommand(s)),
-      async (req): Promise<Ack<{ version: number }>> => {
-        const { command } = req;
-        if (command.type === 'join') {
-          const joined = await join(socket, { ...command, commandId: req.commandId, roomCode: req.roomCode });
-          return joined.ok ? { ok: true, data: { version: joined.data.version } } : joined;
-        }
-        const outcome = await run(socket, req.roomCode, req.commandId, command);
-        return outcome.ok ? { ok: true, data: { version: outcome.version } } : outcome;
-      },
-    );
-
-    let rooms: string[] = [];
-    socket.on('disconnecting', () => {
-      rooms = [...socket.rooms].filter(isRoomCode);
-    });
-    socket.on('disconnect', () => {
-      const playerId = socket.data.playerId;
-      for (const roomCode of rooms) {
-        void broadcaster
-          .onlinePlayers(roomCode)
-          .then((online) => (online.has(playerId) ? undefined : service.broadcastCurrent(roomCode)))
-          .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
-      }
-    });
+    // The one closure per socket: Socket.IO calls middleware without the socket.
+    socket.use((packet, next) => checkBoundary(socket, packet, next));
+    // The typed `on` wants each event's exact listener signature; ours take raw arguments on purpose.
+    const on = socket.on as (ev: string, fn: (this: ChiplessSocket, ...args: unknown[]) => void) => void;
+    on.call(socket, 'createRoom', onCreateRoom);
+    on.call(socket, 'joinRoom', onJoinRoom);
+    on.call(socket, 'resume', onResume);
+    on.call(socket, 'command', onCommand);
+    on.call(socket, 'disconnecting', onDisconnecting);
+    on.call(socket, 'disconnect', onDisconnect);
   });
 
   return () => {
