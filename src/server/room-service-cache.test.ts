@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCommand, type Command } from '../engine';
 import { createLogger } from './logger';
-import { cachedRoom, carriedOver, type RoomBroadcaster, RoomService } from './room-service';
+import { advanced, cachedRoom, type RoomBroadcaster, RoomService } from './room-service';
 import { APPLIED_COMMANDS_KEPT, type RoomStore, type StoredRoom } from './store/room-store';
 import { createSqliteStore } from './store/sqlite-store';
 
@@ -203,32 +204,69 @@ describe('room service: last-commit cache', () => {
   });
 });
 
-describe('room service: command ids of a cached room', () => {
-  const entry = (commandId: string, actorId: string, version: number) => ({ commandId, actorId, version });
+describe('room service: the applied command window of a cached room', () => {
+  const K = APPLIED_COMMANDS_KEPT;
+  const entry = (actorId: string, commandId: string, version: number) => ({ commandId, actorId, version });
   const record = (appliedCommands: StoredRoom['appliedCommands']) =>
     ({
       room: {} as StoredRoom['room'],
       version: appliedCommands.at(-1)!.version,
       appliedCommands,
     }) as StoredRoom;
+  /** The window as [command id, version] pairs, oldest first. */
+  const pairs = (applied: Map<string, number>) => [...applied];
 
-  it('counts each id, and carries the counts over exactly as counting the next record would', () => {
-    const before = record([
-      entry('a', 'p1', 1),
-      entry('b', 'p1', 2),
-      entry('a', 'p2', 3),
-      entry('c', 'p1', 4),
+  it('starts from the ids of the newest APPLIED_COMMANDS_KEPT entries of a loaded list', () => {
+    const list = Array.from({ length: K + 5 }, (_, i) => entry(i % 2 ? 'p1' : 'p2', `c${i}`, i + 1));
+    expect(pairs(cachedRoom(record(list)).applied)).toEqual(
+      list.slice(5).map((c) => [c.commandId, c.version]),
+    );
+    // Two actors with one id: the id once, where it was applied last.
+    const both = cachedRoom(record([entry('p1', 'x', 1), entry('p1', 'y', 2), entry('p2', 'x', 3)]));
+    expect(pairs(both.applied)).toEqual([
+      ['y', 2],
+      ['x', 3],
     ]);
-    expect([...cachedRoom(before).ids]).toEqual([
-      ['a', 2],
-      ['b', 1],
-      ['c', 1],
-    ]);
-    // Two leave (a once, b), one comes (c again).
-    const next = record([entry('a', 'p2', 3), entry('c', 'p1', 4), entry('c', 'p3', 5)]);
-    const carried = carriedOver(cachedRoom(before), next, 2);
-    expect(carried.record).toBe(next);
-    expect(new Map(carried.ids)).toEqual(cachedRoom(next).ids);
-    expect([...carried.ids.keys()].sort()).toEqual(['a', 'c']);
+  });
+
+  it('moves on one command at a time, never losing an id of the newest APPLIED_COMMANDS_KEPT', () => {
+    fc.assert(
+      fc.property(
+        // Ids from a small range, so some are applied again, by the same actor or another.
+        fc.array(fc.tuple(fc.constantFrom('p1', 'p2', 'p3'), fc.integer({ min: 0, max: 2 * K })), {
+          minLength: 1,
+          maxLength: 3 * K,
+          size: 'max',
+        }),
+        (commands) => {
+          const list = commands.map(([actor, n], i) => entry(actor, `c${n}`, i + 1));
+          let cached = cachedRoom(record(list.slice(0, 1)));
+          for (let i = 1; i < list.length; i++) {
+            // As the service saves over a cached record: the new entry only.
+            const next = record([list[i]!]);
+            cached = advanced(cached, next, list[i]!.commandId);
+            expect(cached.record).toBe(next);
+          }
+          const { applied } = cached;
+          expect(applied.size).toBeLessThanOrEqual(K);
+          // Every id of the newest K is there with the version it last produced, so an id absent from
+          // the window was not applied in the last K versions (a present one is decided on a fresh
+          // load before it is answered as a retry).
+          const last = new Map(list.map((c) => [c.commandId, c.version]));
+          for (const c of list.slice(-K)) expect(applied.get(c.commandId)).toBe(last.get(c.commandId));
+          for (const [id, version] of applied) expect(version).toBe(last.get(id));
+          // Starting from the whole list gives the same window's newest part (ids seen twice leave
+          // room there for older ones here).
+          const fromList = pairs(cachedRoom(record(list)).applied);
+          expect(pairs(applied).slice(-fromList.length)).toEqual(fromList);
+        },
+      ),
+      { numRuns: 100, endOnFailure: true },
+    );
+    // And a long run with every id new: exactly the newest K, in order.
+    const list = Array.from({ length: 3 * K }, (_, i) => entry(`p${i % 6}`, `c${i}`, i + 1));
+    let cached = cachedRoom(record(list.slice(0, 1)));
+    for (let i = 1; i < list.length; i++) cached = advanced(cached, record([list[i]!]), list[i]!.commandId);
+    expect(pairs(cached.applied)).toEqual(list.slice(-K).map((c) => [c.commandId, c.version]));
   });
 });

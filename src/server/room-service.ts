@@ -87,23 +87,53 @@ export function randomRoomCode(): string {
 }
 
 /**
- * A room's last committed record as kept in memory, with how many of its applied command entries carry
- * each command id. A command id absent from `ids` was not applied in the record's window, so the
- * retry check skips scanning APPLIED_COMMANDS_KEPT entries (two pointer chases each, cache misses
- * at 1,000 rooms: ~10 µs a command in bench/hot-path.ts, the costliest line of the service's own
- * work). An id present is checked against the list itself (same id, same actor). Counts, not a set:
- * two actors may send the same id, and one of them leaving the window must not hide the other.
+ * A room's last committed record as kept in memory, and the ids of the room's newest
+ * APPLIED_COMMANDS_KEPT applied commands (oldest first, each with the version it last produced; at
+ * most that many, at least every id of the newest that many). A command id absent from `applied` was
+ * not applied in the room's window, so the command is new: no scan of the entries (two pointer chases
+ * each, cache misses at 1,000 rooms: ~10 µs a command in bench/hot-path.ts). A present one may still be
+ * another actor's (ids are the phones'): it is decided on a fresh load, as every answer given without a
+ * write is.
+ *
+ * So the record's own `appliedCommands` is only what its save needed: the entries newer than the
+ * version it was saved over (RoomStore.save), i.e. its own command's, or the whole list when it was
+ * made from a loaded record. 100 id strings a room (the phones' own, from their messages) instead of
+ * 100 entry objects, their ids, a list of 100 copied into every new record and a map of counts: at
+ * 1,000 rooms ~100K fewer objects for every major GC to mark, and ~0.8 KB less promoted a command
+ * (bench/README.md, session 9).
  */
 export interface CachedRoom {
   record: StoredRoom;
-  ids: Map<string, number>;
+  applied: Map<string, number>;
 }
 
-/** `ids` counted from `record`'s applied command entries. */
+/** The cache entry of `record` (created or loaded): the ids of its applied list as the window. */
 export function cachedRoom(record: StoredRoom): CachedRoom {
-  const ids = new Map<string, number>();
-  for (const c of record.appliedCommands) ids.set(c.commandId, (ids.get(c.commandId) ?? 0) + 1);
-  return { record, ids };
+  const applied = new Map<string, number>();
+  const list = record.appliedCommands;
+  for (let i = Math.max(0, list.length - APPLIED_COMMANDS_KEPT); i < list.length; i++) {
+    const c = list[i]!;
+    // An id seen again (another actor's, or applied again after it left the window): its newest place.
+    applied.delete(c.commandId);
+    applied.set(c.commandId, c.version);
+  }
+  return { record, applied };
+}
+
+/**
+ * The cache entry of `next`, committed over `cached`'s record by the command `commandId`: the window
+ * moves on by one (`cached`'s map, which is dropped, is reused).
+ */
+export function advanced(cached: CachedRoom, next: StoredRoom, commandId: string): CachedRoom {
+  const { applied } = cached;
+  applied.delete(commandId);
+  applied.set(commandId, next.version);
+  while (applied.size > APPLIED_COMMANDS_KEPT) {
+    const oldest = applied.keys().next().value;
+    if (oldest === undefined) break;
+    applied.delete(oldest);
+  }
+  return { record: next, applied };
 }
 
 /** The room authority. See the file comment. */
@@ -276,14 +306,12 @@ export class RoomService {
       const cached = attempt === 0 ? this.recent.get(roomCode) : undefined;
       const current = cached?.record ?? (await store.load(roomCode));
       if (!current) return { ok: false, error: ROOM_NOT_FOUND };
-      const earlier =
-        cached !== undefined && !cached.ids.has(commandId)
-          ? undefined
-          : current.appliedCommands.find((c) => c.commandId === commandId && c.actorId === actorId);
-      if (earlier) {
-        if (cached) continue;
-        return { ok: true, version: earlier.version, record: current, duplicate: true };
-      }
+      // An id in the window may be a retry: decided on a fresh load, below.
+      if (cached?.applied.has(commandId)) continue;
+      const earlier = cached
+        ? undefined
+        : current.appliedCommands.find((c) => c.commandId === commandId && c.actorId === actorId);
+      if (earlier) return { ok: true, version: earlier.version, record: current, duplicate: true };
 
       const result = applyCommand(current.room, actorId, command, this.deps.now());
       if (!result.ok) {
@@ -306,16 +334,21 @@ export class RoomService {
       }
 
       const version = current.version + 1;
-      // The newest APPLIED_COMMANDS_KEPT entries with this command's: the oldest `dropped` leave.
-      const dropped = Math.max(0, current.appliedCommands.length + 1 - APPLIED_COMMANDS_KEPT);
-      const applied: AppliedCommand[] = current.appliedCommands.slice(dropped);
-      applied.push({ commandId, actorId, version });
+      const entry: AppliedCommand = { commandId, actorId, version };
+      // Over a cached record the save needs only the new entry (the window is the cache's). Over a
+      // loaded one, the newest APPLIED_COMMANDS_KEPT of its list and the new entry, as the window starts.
+      let applied: AppliedCommand[] = [entry];
+      if (!cached) {
+        const dropped = Math.max(0, current.appliedCommands.length + 1 - APPLIED_COMMANDS_KEPT);
+        applied = current.appliedCommands.slice(dropped);
+        applied.push(entry);
+      }
       const next: StoredRoom = { room: result.room, version, appliedCommands: applied };
       if (!(await store.save(next, current.version))) {
         this.recent.delete(roomCode);
         continue;
       }
-      this.remember(cached ? carriedOver(cached, next, dropped) : cachedRoom(next));
+      this.remember(cached ? advanced(cached, next, commandId) : cachedRoom(next));
 
       await this.announce(current, next, options);
       // After the broadcast: analytics may write (a store transaction) and phones should not wait for it.
@@ -373,24 +406,6 @@ export class RoomService {
       if (oldest !== undefined) this.creates.delete(oldest);
     }
   }
-}
-
-/**
- * The cache entry of `next`, committed from `cached`'s record with the first `dropped` applied entries
- * left out and one entry added: `cached`'s counts moved over (the entry it belonged to is replaced).
- */
-export function carriedOver(cached: CachedRoom, next: StoredRoom, dropped: number): CachedRoom {
-  const { ids } = cached;
-  const before = cached.record.appliedCommands;
-  for (let i = 0; i < dropped; i++) {
-    const id = before[i]!.commandId;
-    const n = ids.get(id) ?? 0;
-    if (n <= 1) ids.delete(id);
-    else ids.set(id, n - 1);
-  }
-  const added = next.appliedCommands[next.appliedCommands.length - 1]!.commandId;
-  ids.set(added, (ids.get(added) ?? 0) + 1);
-  return { record: next, ids };
 }
 
 function elapsed(started: number): number {

@@ -13,8 +13,10 @@
  *                       instead of the room with its whole log and the whole applied list (~20 KB):
  *                       the process remembers each room's version and `ll` as it last wrote or read
  *                       them, and the script applies such a delta only when the key still has both
- *                       (else it answers -1 and the process sends everything: every applied entry
- *                       and every event, as the first save after another process's write does).
+ *                       (else it answers -1 and the process sends everything the record holds: every
+ *                       event, and the applied entries given, the whole loaded list when the record
+ *                       was made from a load, as the first save after another process's write is;
+ *                       the older entries' slots stay as they are, each at its own version).
  *                       Older formats, read by load and rewritten by the next save (which then sends
  *                       everything and deletes their fields): { v, room: JSON with its log, applied:
  *                       JSON of the applied list }, and before it { v, data: JSON of the whole

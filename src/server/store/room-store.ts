@@ -20,7 +20,12 @@ export interface StoredRoom {
   room: Room;
   /** 1 when created; +1 per committed change. */
   version: number;
-  /** Most recent applied command ids (bounded, newest last). */
+  /**
+   * Applied command ids, newest last. As loaded: the most recent APPLIED_COMMANDS_KEPT. As given to
+   * `save`: at least those newer than the expected version (the room service gives its new command's
+   * only, or the loaded list and it), since a store holds the older ones already; as given to
+   * `create`: all of them.
+   */
   appliedCommands: AppliedCommand[];
 }
 
@@ -35,8 +40,9 @@ export interface RoomStore {
   /** Stores a new room. False (and nothing written) when the code is already taken. */
   create(record: StoredRoom): Promise<boolean>;
   /**
-   * Replaces the room when the stored version equals `expectedVersion` (record.version is the new one).
-   * False (and nothing written) on a conflict or when the room no longer exists.
+   * Replaces the room when the stored version equals `expectedVersion` (record.version is the new one),
+   * adding the record's applied entries newer than `expectedVersion` to those it keeps. False (and
+   * nothing written) on a conflict or when the room no longer exists.
    */
   save(record: StoredRoom, expectedVersion: number): Promise<boolean>;
   /** Deletes the room when the stored version equals `expectedVersion`. False when it did not. */

@@ -59,10 +59,10 @@
  * A save applied is the conditional UPDATE of the room row (`WHERE version = ?`) and, only if it
  * changed the row, the slots of the record's applied entries newer than the expected version (the
  * room service's one new command id) and of the new log events. This relies on what the room service
- * does: a save's `appliedCommands` is the loaded list plus the new command (version = the new room
- * version), cut to the newest APPLIED_COMMANDS_KEPT; versions grow by one per committed change and
- * every committed change comes from exactly one command. Entries at or below the expected version are
- * taken to be stored already and are not written again; an entry that is not newer than its slot's
+ * does: a save's `appliedCommands` holds the new command (version = the new room version), alone or
+ * after the loaded list (StoredRoom); versions grow by one per committed change and every committed
+ * change comes from exactly one command. Entries at or below the expected version are taken to be
+ * stored already and are not written again; an entry that is not newer than its slot's
  * (two at one version) makes the save throw before anything is journaled. `create` writes the row
  * and all its entries and events (and the free slots); `delete` removes them all; a batch of them is
  * one transaction, so a crash never leaves half a write, and nothing outlives its room. `load` reads
