@@ -191,7 +191,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
    *
    * Shared rather than made per socket: at 6,000 sockets, a listener closure per event and socket held
    * ~2.5 KB a socket (tsx names every named closure with Object.defineProperty, which gives each its
-   * own dictionary of properties), ~15 MB of the heap every major GC marks (bench/README.md, session 9).
+   * own dictionary of properties): ~12 MB and ~117K objects every major GC marked (bench/README.md,
+   * session 9).
    */
   function listenerFor<S extends z.ZodType, T>(
     event: keyof ClientToServerEvents,
