@@ -297,4 +297,22 @@ describe('log', () => {
     expect(room.log[49]).toMatchObject({ seq: 60, at: 1_059, smallBlind: 60 });
     expect(room.nextEventSeq).toBe(61);
   });
+
+  it('logs an event as its own fields, then seq, at and handNumber, and nothing else', () => {
+    const room = run(base(), 'h', { type: 'updateSettings', smallBlind: 7, bigBlind: 14 }, 2_000);
+    const [logged] = room.log.slice(-1);
+    const expected = {
+      type: 'settingsUpdated',
+      smallBlind: 7,
+      bigBlind: 14,
+      seq: 1,
+      at: 2_000,
+      handNumber: 0,
+    };
+    // Field order is what JSON.stringify writes, so what the store and the phones read.
+    expect(Object.keys(logged!)).toEqual(Object.keys(expected));
+    expect(JSON.stringify(logged)).toBe(JSON.stringify(expected));
+    expect(logged).toEqual(expected);
+    expect({ ...logged }).toEqual(expected);
+  });
 });
