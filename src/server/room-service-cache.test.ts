@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCommand, type Command } from '../engine';
 import { createLogger } from './logger';
-import { advanced, cachedRoom, type RoomBroadcaster, RoomService } from './room-service';
+import { advanced, cachedRoom, commandIdHash, type RoomBroadcaster, RoomService } from './room-service';
 import { APPLIED_COMMANDS_KEPT, type RoomStore, type StoredRoom } from './store/room-store';
 import { createSqliteStore } from './store/sqlite-store';
 
@@ -130,6 +130,25 @@ describe('room service: last-commit cache', () => {
     expect((await store.load(code))?.version).toBe(3);
   });
 
+  it('a new command id with the hash of one in the window is read from the store and applied', async () => {
+    // Two ids with one window key (commandIdHash): the second is a new command, not a retry.
+    expect(commandIdHash('cmd-196400')).toBe(commandIdHash('cmd-4'));
+    const code = await openRoom();
+    expect(await service.execute(code, 'host', 'cmd-4', { type: 'approve', playerId: 'p1' })).toMatchObject({
+      ok: true,
+      version: 3,
+      duplicate: false,
+    });
+    loads = 0;
+    const started = await service.execute(code, 'host', 'cmd-196400', { type: 'startGame' });
+    expect(started).toMatchObject({ ok: true, version: 4, duplicate: false });
+    expect(loads).toBe(1);
+    // And the first id, sent again, is still a retry.
+    const again = await service.execute(code, 'host', 'cmd-4', { type: 'approve', playerId: 'p1' });
+    expect(again).toMatchObject({ ok: true, version: 3, duplicate: true });
+    expect((await store.load(code))?.version).toBe(4);
+  });
+
   it('a retried command id is found in memory among the last APPLIED_COMMANDS_KEPT, per actor', async () => {
     // Each retry below would change the room if it ran again, so only the retry check stops it (a
     // retry that the engine refuses or that changes nothing is decided again on a store read).
@@ -213,19 +232,20 @@ describe('room service: the applied command window of a cached room', () => {
       version: appliedCommands.at(-1)!.version,
       appliedCommands,
     }) as StoredRoom;
-  /** The window as [command id, version] pairs, oldest first. */
-  const pairs = (applied: Map<string, number>) => [...applied];
+  /** The window as [key, version] pairs, oldest first. */
+  const pairs = (applied: Map<number, number>) => [...applied];
+  const key = commandIdHash;
 
   it('starts from the ids of the newest APPLIED_COMMANDS_KEPT entries of a loaded list', () => {
     const list = Array.from({ length: K + 5 }, (_, i) => entry(i % 2 ? 'p1' : 'p2', `c${i}`, i + 1));
     expect(pairs(cachedRoom(record(list)).applied)).toEqual(
-      list.slice(5).map((c) => [c.commandId, c.version]),
+      list.slice(5).map((c) => [key(c.commandId), c.version]),
     );
     // Two actors with one id: the id once, where it was applied last.
     const both = cachedRoom(record([entry('p1', 'x', 1), entry('p1', 'y', 2), entry('p2', 'x', 3)]));
     expect(pairs(both.applied)).toEqual([
-      ['y', 2],
-      ['x', 3],
+      [key('y'), 2],
+      [key('x'), 3],
     ]);
   });
 
@@ -252,9 +272,10 @@ describe('room service: the applied command window of a cached room', () => {
           // Every id of the newest K is there with the version it last produced, so an id absent from
           // the window was not applied in the last K versions (a present one is decided on a fresh
           // load before it is answered as a retry).
-          const last = new Map(list.map((c) => [c.commandId, c.version]));
-          for (const c of list.slice(-K)) expect(applied.get(c.commandId)).toBe(last.get(c.commandId));
-          for (const [id, version] of applied) expect(version).toBe(last.get(id));
+          const last = new Map(list.map((c) => [key(c.commandId), c.version]));
+          for (const c of list.slice(-K))
+            expect(applied.get(key(c.commandId))).toBe(last.get(key(c.commandId)));
+          for (const [k, version] of applied) expect(version).toBe(last.get(k));
           // Starting from the whole list gives the same window's newest part (ids seen twice leave
           // room there for older ones here).
           const fromList = pairs(cachedRoom(record(list)).applied);
@@ -267,6 +288,6 @@ describe('room service: the applied command window of a cached room', () => {
     const list = Array.from({ length: 3 * K }, (_, i) => entry(`p${i % 6}`, `c${i}`, i + 1));
     let cached = cachedRoom(record(list.slice(0, 1)));
     for (let i = 1; i < list.length; i++) cached = advanced(cached, record([list[i]!]), list[i]!.commandId);
-    expect(pairs(cached.applied)).toEqual(list.slice(-K).map((c) => [c.commandId, c.version]));
+    expect(pairs(cached.applied)).toEqual(list.slice(-K).map((c) => [key(c.commandId), c.version]));
   });
 });

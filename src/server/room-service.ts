@@ -87,35 +87,50 @@ export function randomRoomCode(): string {
 }
 
 /**
- * A room's last committed record as kept in memory, and the ids of the room's newest
- * APPLIED_COMMANDS_KEPT applied commands (oldest first, each with the version it last produced; at
- * most that many, at least every id of the newest that many). A command id absent from `applied` was
+ * A room's last committed record as kept in memory, and its window of applied command ids: the
+ * newest APPLIED_COMMANDS_KEPT (at most that many, at least every id of the newest that many), oldest
+ * first, each as its commandIdHash with the version it last produced. An id whose hash is absent was
  * not applied in the room's window, so the command is new: no scan of the entries (two pointer chases
- * each, cache misses at 1,000 rooms: ~10 µs a command in bench/hot-path.ts). A present one may still be
- * another actor's (ids are the phones'): it is decided on a fresh load, as every answer given without a
- * write is.
+ * each, cache misses at 1,000 rooms: ~10 µs a command in bench/hot-path.ts). A hash present may be a
+ * retry, another actor's id or another id with the same hash: it is decided on a fresh load, as every
+ * answer given without a write is, so a shared hash costs a store read, never a wrong answer.
  *
  * So the record's own `appliedCommands` is only what its save needed: the entries newer than the
  * version it was saved over (RoomStore.save), i.e. its own command's, or the whole list when it was
- * made from a loaded record. 100 id strings a room (the phones' own, from their messages) instead of
- * 100 entry objects, their ids, a list of 100 copied into every new record and a map of counts: at
- * 1,000 rooms ~100K fewer objects for every major GC to mark, and ~0.8 KB less promoted a command
- * (bench/README.md, session 9).
+ * made from a loaded record. A map of 100 small integers a room instead of 100 entry objects, their
+ * id strings, a list of 100 copied into every new record and a map of counts: at 1,000 rooms ~200K
+ * fewer objects for every major GC to mark, and ~0.8 KB less promoted a command (bench/README.md,
+ * session 9).
  */
 export interface CachedRoom {
   record: StoredRoom;
-  applied: Map<string, number>;
+  applied: Map<number, number>;
+}
+
+/**
+ * A command id's key in a CachedRoom's window: its 32-bit FNV-1a hash cut to 30 bits, a small integer
+ * on every V8 build, so the window holds no strings. Two of a room's 100 ids share one with a chance of
+ * ~1 in 10 million a command (then a store read).
+ */
+export function commandIdHash(commandId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < commandId.length; i++) {
+    hash ^= commandId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash & 0x3fffffff;
 }
 
 /** The cache entry of `record` (created or loaded): the ids of its applied list as the window. */
 export function cachedRoom(record: StoredRoom): CachedRoom {
-  const applied = new Map<string, number>();
+  const applied = new Map<number, number>();
   const list = record.appliedCommands;
   for (let i = Math.max(0, list.length - APPLIED_COMMANDS_KEPT); i < list.length; i++) {
     const c = list[i]!;
-    // An id seen again (another actor's, or applied again after it left the window): its newest place.
-    applied.delete(c.commandId);
-    applied.set(c.commandId, c.version);
+    const key = commandIdHash(c.commandId);
+    // A key seen again (another actor's id, an id applied again, two ids with one hash): its newest place.
+    applied.delete(key);
+    applied.set(key, c.version);
   }
   return { record, applied };
 }
@@ -126,8 +141,9 @@ export function cachedRoom(record: StoredRoom): CachedRoom {
  */
 export function advanced(cached: CachedRoom, next: StoredRoom, commandId: string): CachedRoom {
   const { applied } = cached;
-  applied.delete(commandId);
-  applied.set(commandId, next.version);
+  const key = commandIdHash(commandId);
+  applied.delete(key);
+  applied.set(key, next.version);
   while (applied.size > APPLIED_COMMANDS_KEPT) {
     const oldest = applied.keys().next().value;
     if (oldest === undefined) break;
@@ -307,7 +323,7 @@ export class RoomService {
       const current = cached?.record ?? (await store.load(roomCode));
       if (!current) return { ok: false, error: ROOM_NOT_FOUND };
       // An id in the window may be a retry: decided on a fresh load, below.
-      if (cached?.applied.has(commandId)) continue;
+      if (cached?.applied.has(commandIdHash(commandId))) continue;
       const earlier = cached
         ? undefined
         : current.appliedCommands.find((c) => c.commandId === commandId && c.actorId === actorId);
