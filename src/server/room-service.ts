@@ -322,12 +322,15 @@ export class RoomService {
       const cached = attempt === 0 ? this.recent.get(roomCode) : undefined;
       const current = cached?.record ?? (await store.load(roomCode));
       if (!current) return { ok: false, error: ROOM_NOT_FOUND };
-      // An id in the window may be a retry: decided on a fresh load, below.
-      if (cached?.applied.has(commandIdHash(commandId))) continue;
-      const earlier = cached
-        ? undefined
-        : current.appliedCommands.find((c) => c.commandId === commandId && c.actorId === actorId);
-      if (earlier) return { ok: true, version: earlier.version, record: current, duplicate: true };
+      if (cached) {
+        // An id in the window may be a retry: decided on a fresh load (the next attempt).
+        if (cached.applied.has(commandIdHash(commandId))) continue;
+      } else {
+        const earlier = current.appliedCommands.find(
+          (c) => c.commandId === commandId && c.actorId === actorId,
+        );
+        if (earlier) return { ok: true, version: earlier.version, record: current, duplicate: true };
+      }
 
       const result = applyCommand(current.room, actorId, command, this.deps.now());
       if (!result.ok) {
