@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the load benchmark. Starts the real server as a child process (SQLite in a temp
+ * `npm run bench`: the load benchmark. Starts the real server as `npm start` does (SQLite in a temp
  * DATA_DIR, and again with STORE=redis when REDIS_URL is set), drives N rooms × 6 socket.io-client bots
  * from separate worker processes, then does the same against a bare rebroadcast server (the floor).
  * Prints a table and writes bench/results/<date>.json. See bench/README.md.
@@ -18,6 +18,8 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { buildServer, NODE_BUNDLE } from '../scripts/server-build.mjs';
 import { freePort } from '../src/server/free-port';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { emptyCounts, type FromWorker, type TargetMode, type ToWorker, type WorkerCounts } from './messages';
@@ -199,21 +201,24 @@ function serverFlags(): string[] {
   return process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
 }
 
-/** The real server (`src/server/main.ts`) run by node with tsx's loader, so the child pid is the server. */
+/**
+ * The real server started as `npm start` starts it: `node scripts/start.mjs`, which runs the compiled
+ * server (dist/server, built before the first round) in its own process, so the child pid is the server.
+ */
 async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Target> {
   const port = await freePort();
   const dataDir = join(tmp, `data-${store}`);
   mkdirSync(dataDir, { recursive: true });
   const logFile = join(tmp, `server-${store}.log`);
   const log = createWriteStream(logFile);
-  const execArgv = ['--import', 'tsx', ...serverFlags()];
+  const execArgv = serverFlags();
   if (params.cpuProf) {
     const profDir = join(here, 'results', 'prof');
     mkdirSync(profDir, { recursive: true });
-    // Default file names (CPU.<date>.<pid>.<thread>.cpuprofile): tsx's loader thread writes its own.
+    // Default file names (CPU.<date>.<pid>.<thread>.cpuprofile): the writer thread writes its own.
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
   }
-  const child = spawn(process.execPath, [...execArgv, join(root, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, [...execArgv, join(root, 'scripts/start.mjs')], {
     cwd: root,
     env: {
       ...process.env,
@@ -255,7 +260,11 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
   return { pid: child.pid!, url, logFile, stop: () => stopChild(child) };
 }
 
-/** The floor server (bench/floor-server.ts), broadcasting `snapshot` (or a synthetic one). */
+/**
+ * The floor server (bench/floor-server.ts) compiled the way the server is (scripts/server-build.mjs's
+ * options) into dist/bench, so neither side runs through a TypeScript loader; broadcasting `snapshot`
+ * (or a synthetic one).
+ */
 async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (snapshot) {
@@ -263,8 +272,8 @@ async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<T
     writeFileSync(file, JSON.stringify(snapshot));
     env.FLOOR_SNAPSHOT = file;
   }
-  const child = fork(join(here, 'floor-server.ts'), [], {
-    execArgv: ['--import', 'tsx', ...serverFlags()],
+  const child = fork(FLOOR_BUILD, [], {
+    execArgv: serverFlags(),
     env,
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -275,6 +284,13 @@ async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<T
     child.once('exit', (code) => reject(new Error(`floor server exited with ${code}`)));
   });
   return { pid: child.pid!, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+/** Where the compiled floor goes: inside the repo, so its imports find node_modules. */
+const FLOOR_BUILD = join(root, 'dist', 'bench', 'floor-server.mjs');
+
+async function buildFloor(): Promise<void> {
+  await build({ ...NODE_BUNDLE, entryPoints: [join(here, 'floor-server.ts')], outfile: FLOOR_BUILD });
 }
 
 function tail(file: string, lines = 30): string {
@@ -552,6 +568,8 @@ async function main(): Promise<void> {
         'Raise it (ulimit -n 65536) or use fewer rooms.',
     );
   }
+  if (params.stores.length > 0) await buildServer();
+  if (params.floor) await buildFloor();
   const tmp = mkdtempSync(join(os.tmpdir(), 'chipless-bench-'));
   const runs: TargetResult[] = [];
   const failures: Array<{ target: string; error: string }> = [];

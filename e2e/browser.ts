@@ -63,7 +63,7 @@ export interface ChiplessServer {
   dataDir: string;
   /** Everything the process printed (JSON log lines, errors), for failure messages. */
   output(): string;
-  /** SIGTERM to the whole process group (npm, sh, tsx, node), SIGKILL after 10 s; removes the data dir. */
+  /** SIGTERM to the whole process group (npm, sh, node), SIGKILL after 10 s; removes the data dir. */
   stop(): Promise<void>;
 }
 
@@ -84,7 +84,7 @@ export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer
       CONTACT_EMAIL: 'hello@chipless.test',
       // The rate limits stay at their defaults: this is a real poker night.
     },
-    // Its own process group, so stop() reaches tsx and node behind npm.
+    // Its own process group, so stop() reaches the node behind npm.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -103,7 +103,7 @@ export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer
     });
   });
 
-  /** Whether any process of the server's group (npm, sh, tsx, node) is still alive. */
+  /** Whether any process of the server's group (npm, sh, node) is still alive. */
   const groupAlive = () => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 0);

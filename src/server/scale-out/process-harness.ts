@@ -1,6 +1,7 @@
 /**
- * Test support for the scale-out and crash suites: real server processes (`node --import tsx
- * src/server/main.ts`) and real Socket.IO clients that record every acknowledgement and broadcast.
+ * Test support for the scale-out and crash suites: real server processes, started as `npm start`
+ * starts one (`node scripts/start.mjs`: the compiled server in dist/server, rebuilt first when older
+ * than its sources), and real Socket.IO clients that record every acknowledgement and broadcast.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -48,7 +49,7 @@ export async function startServerProcess(
   timeoutMs = 20_000,
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -111,6 +111,19 @@ import { type JournalWriter, journalFileName, journalGens, openJournal, readJour
 import { lockDataDir } from './sqlite-lock';
 import type { FromWriter, ToWriter, WriterData } from './sqlite-writer';
 
+/**
+ * How the writer thread is started. From the TypeScript sources (tsx, Vitest) a worker does not
+ * inherit the loader, so a plain-JavaScript boot file registers tsx and then loads the writer. From
+ * the compiled server (`npm start`, scripts/server-build.mjs) this module is bundled into
+ * dist/server/main.js and the writer is its sibling sqlite-writer.js, which runs as it is.
+ */
+const WRITER_ENTRY: { boot: URL; module: string | null } = import.meta.url.endsWith('.ts')
+  ? {
+      boot: new URL('./sqlite-writer-boot.mjs', import.meta.url),
+      module: new URL('./sqlite-writer.ts', import.meta.url).href,
+    }
+  : { boot: new URL('./sqlite-writer.js', import.meta.url), module: null };
+
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
 
@@ -358,15 +371,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   };
 
   // ---- the writer thread ----
-  const writer = new Worker(new URL('./sqlite-writer-boot.mjs', import.meta.url), {
+  const writer = new Worker(WRITER_ENTRY.boot, {
     workerData: {
-      module: new URL('./sqlite-writer.ts', import.meta.url).href,
+      module: WRITER_ENTRY.module,
       dbFile: file,
       dataDir,
       gen,
       intervalMs: options.writeIntervalMs ?? 5000,
       nice: options.writerNice ?? 10,
-    } satisfies WriterData & { module: string },
+    } satisfies WriterData & { module: string | null },
   });
   const exited = new Promise<void>((resolve) => writer.once('exit', () => resolve()));
   /**

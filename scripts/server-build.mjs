@@ -1,0 +1,81 @@
+// The server as plain JavaScript: `npm start` runs what this builds, not the TypeScript sources
+// through tsx. A production process then has no loader thread and no esbuild `keepNames` wrapper
+// on every named function (tsx compiles with it; each wrapped closure costs a property dictionary).
+// esbuild bundles the server's own modules into dist/server/ (two entries: the server and the SQLite
+// writer thread) and leaves every package in node_modules as an import. Not minified, so stack traces
+// name the functions; a linked source map is written next to each file for reading by hand.
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Where the compiled server lands: two levels below the repo, as src/server is, so paths made from
+ * `import.meta.url` (the web build in dist/web, the repo root) resolve the same from either. */
+export const SERVER_OUT = join(ROOT, 'dist', 'server');
+/** The sources the server is built from (the web app's are not part of it). */
+const SOURCE_DIRS = ['src/server', 'src/engine', 'src/shared'].map((dir) => join(ROOT, dir));
+
+/** esbuild options shared by the server build and the benchmark's floor server (bench/load.ts). */
+export const NODE_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
+    else newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether dist/server is missing or older than any server, engine or shared source. */
+export function serverBuildIsStale() {
+  let built;
+  try {
+    built = Math.min(
+      statSync(join(SERVER_OUT, 'main.js')).mtimeMs,
+      statSync(join(SERVER_OUT, 'sqlite-writer.js')).mtimeMs,
+    );
+  } catch {
+    return true;
+  }
+  return SOURCE_DIRS.some((dir) => newestMtime(dir) > built);
+}
+
+/**
+ * Builds dist/server/main.js and dist/server/sqlite-writer.js. Each file is written under a name of
+ * this process's and renamed into place, so a server starting while another process builds never
+ * loads a half-written file (two builds of the same sources write the same bytes).
+ */
+export async function buildServer() {
+  mkdirSync(SERVER_OUT, { recursive: true });
+  const result = await build({
+    ...NODE_BUNDLE,
+    entryPoints: {
+      main: join(ROOT, 'src/server/main.ts'),
+      'sqlite-writer': join(ROOT, 'src/server/store/sqlite-writer.ts'),
+    },
+    outdir: SERVER_OUT,
+    write: false,
+  });
+  // Maps first, then the code, so a file in place always has its map.
+  const files = [...result.outputFiles].sort(
+    (a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')),
+  );
+  for (const file of files) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
