@@ -213,7 +213,7 @@ class RoomDriver {
     if (flight.measured) {
       latencies.push(last - flight.t0);
       if (process.env.BENCH_TRACE)
-        trace.push(`${Math.round(flight.t0)} ${(last - flight.t0).toFixed(1)} ${this.index}`);
+        trace.push(`${Math.round(flight.t0)} ${(last - flight.t0).toFixed(3)} ${this.index}`);
       counts.completed++;
       if (flight.isNewHand) counts.hands++;
     }
