@@ -112,17 +112,18 @@ import { lockDataDir } from './sqlite-lock';
 import type { FromWriter, ToWriter, WriterData } from './sqlite-writer';
 
 /**
- * How the writer thread is started. From the TypeScript sources (tsx, Vitest) a worker does not
- * inherit the loader, so a plain-JavaScript boot file registers tsx and then loads the writer. From
- * the compiled server (`npm start`, scripts/server-build.mjs) this module is bundled into
+ * How the writer thread is started: the script the Worker runs, and the module that script loads
+ * (null when the script is the writer itself). From the TypeScript sources (tsx, Vitest) a worker
+ * does not inherit the loader, so a plain-JavaScript boot script registers tsx and then loads the
+ * writer. From the compiled server (`npm start`, scripts/server-build.mjs) this module is bundled into
  * dist/server/main.js and the writer is its sibling sqlite-writer.js, which runs as it is.
  */
-const WRITER_ENTRY: { boot: URL; module: string | null } = import.meta.url.endsWith('.ts')
+const WRITER_ENTRY: { script: URL; module: string | null } = import.meta.url.endsWith('.ts')
   ? {
-      boot: new URL('./sqlite-writer-boot.mjs', import.meta.url),
+      script: new URL('./sqlite-writer-boot.mjs', import.meta.url),
       module: new URL('./sqlite-writer.ts', import.meta.url).href,
     }
-  : { boot: new URL('./sqlite-writer.js', import.meta.url), module: null };
+  : { script: new URL('./sqlite-writer.js', import.meta.url), module: null };
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
@@ -371,7 +372,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   };
 
   // ---- the writer thread ----
-  const writer = new Worker(WRITER_ENTRY.boot, {
+  const writer = new Worker(WRITER_ENTRY.script, {
     workerData: {
       module: WRITER_ENTRY.module,
       dbFile: file,
