@@ -150,6 +150,11 @@ class RoomDriver {
 
   private move(): Move | null {
     if (config.mode === 'floor') {
+      // The same client work as against the server: parse the newest snapshot and decide a move on
+      // it (JSON.parse of ~3.8 KB and the strategy, on the same event loop that times the broadcasts).
+      // The decision is dropped: the floor's snapshot is a sample, not this room; it draws no number
+      // from the room's seeded sequence, so the floor's think times stay what they were.
+      if (this.latest) nextMove(this.latest.room, () => 0.5);
       const bot = this.bots[Math.floor(this.random() * this.bots.length)]!;
       return { actorId: bot.playerId, command: { type: 'act', action: 'CALL' } };
     }
