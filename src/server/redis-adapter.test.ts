@@ -2,7 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
 import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 
@@ -70,6 +70,26 @@ describe.skipIf(gate.skip)('Redis adapter', () => {
     expect((await b.io.in('ROOM1').fetchSockets()).length).toBe(2);
     await new Promise((r) => setTimeout(r, 50));
     expect(outsiderHeard).toBe(false);
+  });
+
+  it('a broadcast publishes without an AbortSignal.timeout (a timer and an exception per publish)', async () => {
+    const prefix = uniqueKeyPrefix('adapter-bounded');
+    const pair = [await startNode(prefix), await startNode(prefix)] as const;
+    nodes.push(...pair);
+    const [a, b] = pair;
+    const onA = connect(a.url, { transports: ['websocket'] });
+    const onB = connect(b.url, { transports: ['websocket'] });
+    clients.push(onA, onB);
+    await Promise.all([onA.emitWithAck('join', 'ROOM2'), onB.emitWithAck('join', 'ROOM2')]);
+    const spy = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      const heardOnB = new Promise<string>((resolve) => onB.once('heard', resolve));
+      onA.emit('shout', 'ROOM2', 'bounded');
+      expect(await heardOnB).toBe('bounded');
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("a process drops its own broadcasts without decoding them; the other's still arrive", async () => {

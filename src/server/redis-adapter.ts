@@ -10,7 +10,7 @@
  */
 import { RedisAdapter } from '@socket.io/redis-adapter';
 import type { Namespace, ServerOptions } from 'socket.io';
-import { connectRedis } from './store/redis-store';
+import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-store';
 
 /** The adapter factory to hand to Socket.IO (`new Server(http, { adapter })`) and how to release it. */
 export interface RedisAdapterHandle {
@@ -25,6 +25,8 @@ export interface RedisAdapterOptions {
   keyPrefix?: string;
   /** Gives up connecting after this many ms (default 5000). */
   connectTimeoutMs?: number;
+  /** A publish or other command fails after waiting this long for Redis (default 5000). */
+  commandTimeoutMs?: number;
   /**
    * How long a cross-process request (fetchSockets: presence) waits for every process (default 5000).
    * An unresponsive process makes each such request wait this long.
@@ -53,12 +55,18 @@ export async function createRedisAdapter(
   };
   let closed = false;
   // The adapter publishes (broadcasts, requests, announcements) without looking at the result. A
-  // publish that fails (Redis down past the command timeout, or a broadcast finishing after close)
-  // would be an unhandled rejection, which ends the process: report it instead (not after close).
-  // That message is lost; phones catch up on their next snapshot or resume.
-  const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<unknown>;
-  (pub as unknown as { publish: typeof publish }).publish = (...args) =>
-    publish(...args).catch((err: unknown) => {
+  // publish that fails (Redis down or not answering, or a broadcast finishing after close) would be
+  // an unhandled rejection, which ends the process: report it instead (not after close). That
+  // message is lost; phones catch up on their next snapshot or resume. Every broadcast publishes, so
+  // publishes are bounded the cheap way (boundedCommands: no AbortSignal per publish); while Redis is
+  // down they fail at once instead of queueing (this process's own sockets get the broadcast anyway).
+  // The client's own publish, taken before it is replaced below: the bounded view's lookups reach
+  // the client, and would find the replacement.
+  type Publish = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  const publish = pub.publish as unknown as Publish;
+  const bounded = boundedCommands(pub, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
+  (pub as unknown as { publish: Publish }).publish = (...args) =>
+    bounded((c) => publish.apply(c, args)).catch((err: unknown) => {
       if (!closed) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
       return 0;
     });

@@ -3,13 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../free-port';
 import { roomJson } from '../room-json';
 import { sleep } from '../scale-out/process-harness';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
 import { runRoomStoreContract, sampleRoom } from './contract';
-import { connectRedis, createRedisStore, sharedSessionSecret } from './redis-store';
+import {
+  boundedCommands,
+  connectRedis,
+  createRedisStore,
+  RedisDeadlineError,
+  RedisNotReadyError,
+  sharedSessionSecret,
+} from './redis-store';
 import type { RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS } from './slots';
 
@@ -70,6 +77,25 @@ describe.skipIf(gate.skip)('redis store', () => {
       openAnother: () => createRedisStore(REDIS_URL, { keyPrefix: prefix }),
       cleanup: () => store.close(),
     };
+  });
+
+  describe('the per-command path is bounded without an AbortSignal per command', () => {
+    it('save, load and create make no AbortSignal.timeout; a default command does (the spy sees them)', async () => {
+      const store = await createRedisStore(REDIS_URL, { keyPrefix: prefix });
+      const spy = vi.spyOn(AbortSignal, 'timeout');
+      try {
+        const rec = record(code());
+        expect(await store.create(rec)).toBe(true);
+        expect(await store.save(next(rec, 'bounded'), 1)).toBe(true);
+        expect((await store.load(rec.room.roomCode))?.version).toBe(2);
+        expect(spy).not.toHaveBeenCalled();
+        await withRedis((client) => client.get(`${prefix}nothing`));
+        expect(spy).toHaveBeenCalled();
+      } finally {
+        spy.mockRestore();
+        await store.close();
+      }
+    });
   });
 
   describe('beyond the contract', () => {
@@ -428,6 +454,35 @@ describe.skipIf(gate.skip)('redis store', () => {
       await stopRedis();
       rmSync(dir, { recursive: true, force: true });
     });
+
+    it.skipIf(!hasRedisServer)(
+      'a command Redis does not answer (SIGSTOP) fails after its deadline; one sent while not connected fails at once',
+      async () => {
+        const port = await freePort();
+        await startRedis(port);
+        const client = await connectRedis(`redis://127.0.0.1:${port}`);
+        const bounded = boundedCommands(client, 300);
+        try {
+          expect(await bounded((c) => c.ping())).toBe('PONG');
+          server?.kill('SIGSTOP');
+          const started = Date.now();
+          await expect(bounded((c) => c.ping())).rejects.toBeInstanceOf(RedisDeadlineError);
+          const waited = Date.now() - started;
+          expect(waited).toBeGreaterThanOrEqual(290);
+          expect(waited).toBeLessThan(1500);
+          server?.kill('SIGCONT');
+          expect(await bounded((c) => c.ping())).toBe('PONG');
+        } finally {
+          server?.kill('SIGCONT');
+          client.destroy();
+          await stopRedis();
+        }
+        const notReady = Date.now();
+        await expect(bounded((c) => c.ping())).rejects.toBeInstanceOf(RedisNotReadyError);
+        expect(Date.now() - notReady).toBeLessThan(50);
+      },
+      20_000,
+    );
 
     it.skipIf(!hasRedisServer)(
       'commands fail fast while Redis is down, then work again (scripts reloaded) once it is back',

@@ -53,6 +53,9 @@ function newClient(url: string, connectTimeout: number, commandTimeout: number, 
   });
 }
 
+/** How long a command waits for Redis by default, reconnection included (ms). */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
+
 /** Options of the Redis store. */
 export interface RedisStoreOptions {
   /** Prepended to every key (default 'chipless:'); tests use a random one to isolate themselves. */
@@ -168,7 +171,7 @@ export async function connectRedis(url: string, opts: RedisConnectOptions = {}):
   const client = newClient(
     url,
     opts.connectTimeoutMs ?? 5000,
-    opts.commandTimeoutMs ?? 5000,
+    opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
     () => connected,
   );
   client.on('error', (err: Error) => {
@@ -195,11 +198,67 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** Fails a command that waited for Redis longer than its deadline (see boundedCommands). */
+export class RedisDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = 'RedisDeadlineError';
+  }
+}
+
+/** Fails a command at once because the client is not connected (see boundedCommands). */
+export class RedisNotReadyError extends Error {
+  constructor() {
+    super('Redis is not connected');
+    this.name = 'RedisNotReadyError';
+  }
+}
+
+/**
+ * The client's commands for the per-command path (a save's script, a load, a broadcast's publish),
+ * bounded without node-redis's own command timeout. That timeout makes an `AbortSignal.timeout` per
+ * command: a signal, its listener and a timer that live the whole timeout (5 s) after the command is
+ * answered, then a `DOMException` with its stack when the timer fires anyway. At 1,000 commands a
+ * second that was ~10 µs a command on the main thread and most of Redis mode's old-generation
+ * garbage (bench/README.md, session 10). Here instead:
+ *
+ * - a command sent while the client is not connected fails at once (RedisNotReadyError), so nothing
+ *   waits in node-redis's offline queue through an outage (node-redis's timeout took it out of the
+ *   queue when it fired; this never puts it there, except in the instant the connection drops);
+ * - a command on a connection that does not answer (Redis frozen) fails after `timeoutMs`
+ *   (RedisDeadlineError), with one plain timer, cleared when it is answered.
+ *
+ * As with node-redis's timeout, a command that timed out may still run on Redis later (it was sent).
+ * A save carries the version it expects, and a command's answer given without a write is decided on a
+ * fresh load (room-service.ts), so a late one can only take effect once and never over a newer room;
+ * its retry is answered as the duplicate it is.
+ */
+export function boundedCommands(client: RedisClient, timeoutMs: number) {
+  const untimed = client.withCommandOptions({ timeout: 0 });
+  return <T>(send: (c: typeof untimed) => Promise<T>): Promise<T> => {
+    if (!client.isReady) return Promise.reject(new RedisNotReadyError());
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new RedisDeadlineError(timeoutMs)), timeoutMs);
+      send(untimed).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  };
+}
+
 /** Opens the Redis room store on `url` (e.g. redis://127.0.0.1:6379). */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<RoomStore> {
   const prefix = opts.keyPrefix ?? 'chipless:';
   const ttlMs = String(Math.max(0, Math.floor(opts.roomTtlMs ?? DEFAULT_ROOM_TTL_MS)));
   const client = await connectRedis(url, opts);
+  const bounded = boundedCommands(client, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
 
   const roomKeyPrefix = `${prefix}room:`;
   const roomKey = (code: string) => `${roomKeyPrefix}${code}`;
@@ -208,10 +267,10 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 
   async function run(s: Script, keys: string[], args: string[]): Promise<unknown> {
     try {
-      return await client.evalSha(s.sha, { keys, arguments: args });
+      return await bounded((c) => c.evalSha(s.sha, { keys, arguments: args }));
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return client.eval(s.source, { keys, arguments: args });
+      return bounded((c) => c.eval(s.source, { keys, arguments: args }));
     }
   }
 
@@ -256,7 +315,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 
   return {
     async load(roomCode) {
-      const hash = await client.hGetAll(roomKey(roomCode));
+      const hash = await bounded((c) => c.hGetAll(roomKey(roomCode)));
       const v = hash.v;
       if (v === undefined) {
         known.delete(roomCode);
