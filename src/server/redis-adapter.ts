@@ -76,10 +76,6 @@ export async function createRedisAdapter(
         super(nsp, pub, sub, adapterOptions);
         skipOwnPublications(this);
       }
-
-      override broadcast(packet: BroadcastPacket, opts: BroadcastOptions): void {
-        broadcastLocalFirst(this, packet, opts);
-      }
     },
     async close() {
       if (closed) return;
@@ -89,44 +85,11 @@ export async function createRedisAdapter(
   };
 }
 
-/** What skipOwnPublications and broadcastLocalFirst use of the adapter (private in its typings). */
+/** What skipOwnPublications uses of the adapter (`onmessage` is private in its typings). */
 interface AdapterInternals {
   uid: string;
-  channel: string;
   parser: { encode(value: unknown): Uint8Array };
-  pubClient: { publish(channel: string, msg: Uint8Array): unknown };
   onmessage(pattern: unknown, channel: unknown, msg: unknown): void;
-}
-
-type BroadcastPacket = Parameters<RedisAdapter['broadcast']>[0];
-type BroadcastOptions = Parameters<RedisAdapter['broadcast']>[1];
-
-/**
- * A broadcast as the Redis adapter makes it (the same message on the same channel), in the other
- * order: this process's sockets first, then the publish for the other processes. The stock adapter
- * msgpack-encodes the packet (a whole room snapshot) and publishes it before it writes to its own
- * sockets, which put ~20 µs of encoding and a Redis write in front of every local player's update
- * (bench/README.md, session 10). The local part is the stock broadcast with the `local` flag (which
- * skips the publish); the publish is the stock one's, written out here (@socket.io/redis-adapter
- * 8.3.0, pinned; the two-process tests check that broadcasts still cross).
- */
-export function broadcastLocalFirst(
-  adapter: RedisAdapter,
-  packet: BroadcastPacket,
-  opts: BroadcastOptions,
-): void {
-  const stock = RedisAdapter.prototype.broadcast;
-  if (opts.flags?.local) {
-    stock.call(adapter, packet, opts);
-    return;
-  }
-  stock.call(adapter, packet, { ...opts, flags: { ...opts.flags, local: true } });
-  const internals = adapter as unknown as AdapterInternals;
-  const rawOpts = { rooms: [...opts.rooms], except: [...new Set(opts.except)], flags: opts.flags };
-  const msg = internals.parser.encode([internals.uid, packet, rawOpts]);
-  let channel = internals.channel;
-  if (opts.rooms.size === 1) channel += `${opts.rooms.keys().next().value}#`;
-  internals.pubClient.publish(channel, msg);
 }
 
 /** msgpack: a fixarray of 3 elements (a broadcast is `[uid, packet, opts]`), and the integer 0. */
