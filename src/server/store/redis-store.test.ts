@@ -64,6 +64,30 @@ function code(): string {
   return randomUUID().slice(0, 5).toUpperCase();
 }
 
+describe('boundedCommands', () => {
+  /** Just what boundedCommands uses of a client: the view it sends on, and whether it is connected. */
+  const fakeClient = { isReady: true, withCommandOptions: () => ({}) } as unknown as Parameters<
+    typeof boundedCommands
+  >[0];
+
+  it('leaves no timer behind: not after an answer, not after a send that throws at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const bounded = boundedCommands(fakeClient, 5000);
+      expect(await bounded(async () => 'answer')).toBe('answer');
+      expect(vi.getTimerCount()).toBe(0);
+      await expect(
+        bounded(() => {
+          throw new TypeError('bad argument');
+        }),
+      ).rejects.toThrow('bad argument');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe.skipIf(gate.skip)('redis store', () => {
   beforeAll(() => gate.check());
   afterAll(async () => {

@@ -219,7 +219,7 @@ export class RedisNotReadyError extends Error {
  * bounded without node-redis's own command timeout. That timeout makes an `AbortSignal.timeout` per
  * command: a signal, its listener and a timer that live the whole timeout (5 s) after the command is
  * answered, then a `DOMException` with its stack when the timer fires anyway. At 1,000 commands a
- * second that was ~10 µs a command on the main thread and most of Redis mode's old-generation
+ * second that was ~10 µs a command on the main thread and much of Redis mode's old-generation
  * garbage (bench/README.md, session 10). Here instead:
  *
  * - a command sent while the client is not connected fails at once (RedisNotReadyError), so nothing
@@ -237,9 +237,16 @@ export function boundedCommands(client: RedisClient, timeoutMs: number) {
   const untimed = client.withCommandOptions({ timeout: 0 });
   return <T>(send: (c: typeof untimed) => Promise<T>): Promise<T> => {
     if (!client.isReady) return Promise.reject(new RedisNotReadyError());
+    let pending: Promise<T>;
+    try {
+      pending = send(untimed);
+    } catch (err) {
+      // Thrown before anything was sent (a bad argument): no deadline to keep.
+      return Promise.reject(err);
+    }
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new RedisDeadlineError(timeoutMs)), timeoutMs);
-      send(untimed).then(
+      pending.then(
         (value) => {
           clearTimeout(timer);
           resolve(value);
