@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { buildServer, NODE_BUNDLE } from '../scripts/server-build.mjs';
+import { NODE_BUNDLE } from '../scripts/server-build.mjs';
 import { freePort } from '../src/server/free-port';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { emptyCounts, type FromWorker, type TargetMode, type ToWorker, type WorkerCounts } from './messages';
@@ -203,7 +203,8 @@ function serverFlags(): string[] {
 
 /**
  * The real server started as `npm start` starts it: `node scripts/start.mjs`, which runs the compiled
- * server (dist/server, built before the first round) in its own process, so the child pid is the server.
+ * server (dist/server, rebuilt first when older than its sources) in its own process, so the child pid
+ * is the server.
  */
 async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Target> {
   const port = await freePort();
@@ -568,7 +569,6 @@ async function main(): Promise<void> {
         'Raise it (ulimit -n 65536) or use fewer rooms.',
     );
   }
-  if (params.stores.length > 0) await buildServer();
   if (params.floor) await buildFloor();
   const tmp = mkdtempSync(join(os.tmpdir(), 'chipless-bench-'));
   const runs: TargetResult[] = [];
