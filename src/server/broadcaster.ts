@@ -6,12 +6,27 @@
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import { createPresence, type Presence } from './presence';
-import type { RoomBroadcaster } from './room-service';
+import type { PreparedSnapshot, RoomBroadcaster } from './room-service';
 import type { ChiplessServer } from './socket-gateway';
-import type { StoredRoom } from './store/room-store';
+import type { Publication, StoredRoom } from './store/room-store';
 
 /** The Socket.IO room holding every socket of one player (to tell them they were removed). */
 export const playerRoom = (playerId: string) => `p:${playerId}`;
+
+/**
+ * What an adapter that can publish through the store offers (the Redis adapter, redis-adapter.ts): the
+ * message it would publish for `io.to(room).emit(event, ...args)`, for the save to publish
+ * (RoomStore.publishesOnSave); this process's own sockets then get it from
+ * `io.to(room).local.emit(event, ...args)`.
+ */
+export interface RoomBroadcastEncoder {
+  encodeRoomBroadcast(room: string, event: string, ...args: unknown[]): Publication;
+}
+
+/** Whether a Socket.IO adapter is a RoomBroadcastEncoder. */
+export function isRoomBroadcastEncoder(adapter: unknown): adapter is RoomBroadcastEncoder {
+  return typeof (adapter as Partial<RoomBroadcastEncoder> | null)?.encodeRoomBroadcast === 'function';
+}
 
 /** Builds snapshots and implements the RoomBroadcaster over the Socket.IO server. */
 export interface Broadcaster extends RoomBroadcaster {
@@ -34,6 +49,20 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
     for (const id of Object.keys(record.room.players)) presence[id] = online.has(id);
     return { version: record.version, room: record.room, presence };
   };
+  // With the Redis adapter, a commit's snapshot can go to the other processes from the save itself.
+  const adapter = io.of('/').adapter;
+  const prepare = isRoomBroadcastEncoder(adapter)
+    ? async (record: StoredRoom, logFrom: number): Promise<PreparedSnapshot> => {
+        const roomCode = record.room.roomCode;
+        const payload = logDelta(await snapshotOf(record), logFrom);
+        return {
+          publication: adapter.encodeRoomBroadcast(roomCode, 'room', payload),
+          deliver: () => {
+            io.to(roomCode).local.emit('room', payload);
+          },
+        };
+      }
+    : undefined;
   return {
     snapshotOf,
     onlinePlayers,
@@ -41,6 +70,7 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
     async snapshot(record, logFrom = record.room.nextEventSeq) {
       io.to(record.room.roomCode).emit('room', logDelta(await snapshotOf(record), logFrom));
     },
+    ...(prepare ? { prepare } : {}),
     async gone(roomCode, reason, playerIds) {
       if (playerIds === undefined) {
         io.to(roomCode).emit('gone', { roomCode, reason });

@@ -4,7 +4,7 @@ import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPresence, PRESENCE_CHANGED, type Presence, type PresenceOptions } from './presence';
-import { createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
+import { adapterKey, createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
 import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 import type { ChiplessServer } from './socket-gateway';
 import { connectRedis } from './store/redis-store';
@@ -322,7 +322,7 @@ describe.skipIf(gate.skip)('presence across processes (Redis adapter)', () => {
     // A process that Redis counts but that never answers (a frozen one): a bare subscriber.
     const frozen = await connectRedis(REDIS_URL);
     try {
-      await frozen.subscribe(`${keyPrefix}socket.io-request#/#`, () => {});
+      await frozen.subscribe(`${adapterKey(keyPrefix)}-request#/#`, () => {});
       await phone(a, 'carol', 'ROOM1'); // announced: B must ask again
       await sleep(50);
       let t = Date.now();

@@ -12,6 +12,7 @@ import type { Logger } from './logger';
 import {
   APPLIED_COMMANDS_KEPT,
   type AppliedCommand,
+  type Publication,
   type RoomStore,
   type StoredRoom,
 } from './store/room-store';
@@ -40,6 +41,21 @@ export interface RoomBroadcaster {
   snapshot(record: StoredRoom, logFrom?: number): Promise<void>;
   /** Tells `playerIds` (or everyone in the room when omitted) that the room is gone for them, and unsubscribes them. */
   gone(roomCode: string, reason: GoneReason, playerIds?: string[]): Promise<void>;
+  /**
+   * Present when snapshots reach other processes by a publication the store can make with its save
+   * (RoomStore.publishesOnSave: the Redis adapter over the Redis store). Builds the snapshot that
+   * `snapshot(record, logFrom)` would send, as the publication for the save and the delivery to this
+   * process's own sockets, for after it.
+   */
+  prepare?(record: StoredRoom, logFrom: number): Promise<PreparedSnapshot>;
+}
+
+/** A commit's snapshot made before its save (RoomBroadcaster.prepare). */
+export interface PreparedSnapshot {
+  /** For the save to publish to the other processes. */
+  publication: Publication;
+  /** Sends it to this process's sockets in the room (after the save). */
+  deliver(): void;
 }
 
 /** Receives the events of committed commands (analytics). Must not throw; must not block. */
@@ -363,13 +379,15 @@ export class RoomService {
         applied.push(entry);
       }
       const next: StoredRoom = { room: result.room, version, appliedCommands: applied };
-      if (!(await store.save(next, current.version))) {
+      const prepared = await this.prepare(current, next, options);
+      if (!(await store.save(next, current.version, prepared?.publication))) {
         this.recent.delete(roomCode);
         continue;
       }
       this.remember(cached ? advanced(cached, next, commandId) : cachedRoom(next));
 
-      await this.announce(current, next, options);
+      if (prepared) this.deliver(prepared, next);
+      else await this.announce(current, next, options);
       // After the broadcast: analytics may write (a store transaction) and phones should not wait for it.
       this.emitEvents(roomCode, actorId, byHost, result.events);
       return { ok: true, version, record: next, duplicate: false };
@@ -379,6 +397,39 @@ export class RoomService {
       'version conflicts persisted',
     );
     return { ok: false, error: SOMETHING_WENT_WRONG };
+  }
+
+  /**
+   * The snapshot of `next`, made before its save so the save publishes it to the other processes
+   * (RoomBroadcaster.prepare), or null for the announce path after the save. Only for a commit that
+   * neither removes a player nor has an onCommitted step: their 'gone' notices and subscriptions must
+   * come before the snapshot, and a snapshot made before them would show the wrong presence. A failure
+   * here leaves the announce path (the snapshot is then made after the save).
+   */
+  private async prepare(
+    previous: StoredRoom,
+    next: StoredRoom,
+    options: ExecuteOptions,
+  ): Promise<PreparedSnapshot | null> {
+    const { broadcaster, store, logger } = this.deps;
+    if (!broadcaster.prepare || !store.publishesOnSave || options.onCommitted) return null;
+    for (const id in previous.room.players) if (!(id in next.room.players)) return null;
+    try {
+      return await broadcaster.prepare(next, previous.room.nextEventSeq);
+    } catch (err) {
+      logger.warn({ err, room: next.room.roomCode, version: next.version }, 'snapshot not prepared');
+      return null;
+    }
+  }
+
+  /** After a commit whose save published its snapshot: this process's sockets get it too. */
+  private deliver(prepared: PreparedSnapshot, next: StoredRoom): void {
+    try {
+      prepared.deliver();
+    } catch (err) {
+      // Committed already: as in announce, a failed broadcast is no error ack.
+      this.deps.logger.warn({ err, room: next.room.roomCode, version: next.version }, 'broadcast failed');
+    }
   }
 
   /** After a commit: players who left the room hear 'gone', the sender is subscribed, everyone gets the snapshot. */

@@ -26,7 +26,7 @@ import type { Identity } from './identity';
 import type { Logger } from './logger';
 import { KeyedRateLimiter, TokenBucket } from './rate-limit';
 import { ROOM_NOT_FOUND, type RoomService, SOMETHING_WENT_WRONG } from './room-service';
-import type { RoomStore } from './store/room-store';
+import type { RoomStore, StoredRoom } from './store/room-store';
 
 /** Per-socket state (socket.data). */
 export interface SocketData {
@@ -129,11 +129,17 @@ export function attachGateway(deps: GatewayDeps): () => void {
   /** Runs a command; subscribes the sender when it is (still) a member. */
   const run = async (socket: ChiplessSocket, roomCode: string, commandId: string, command: Command) => {
     const playerId = socket.data.playerId;
-    const outcome = await service.execute(roomCode, playerId, commandId, command, {
-      onCommitted: async (record) => {
-        if (playerId in record.room.players && !socket.rooms.has(roomCode)) await socket.join(roomCode);
-      },
-    });
+    // A socket already in the room stays in it until the room tells it 'gone' (a removal, queued before
+    // this command in the room's queue, makes this command fail or be caught by the check below), so it
+    // needs no onCommitted step; without one, the room service may publish the snapshot with the save.
+    const options = socket.rooms.has(roomCode)
+      ? {}
+      : {
+          onCommitted: async (record: StoredRoom) => {
+            if (playerId in record.room.players && !socket.rooms.has(roomCode)) await socket.join(roomCode);
+          },
+        };
+    const outcome = await service.execute(roomCode, playerId, commandId, command, options);
     // A retried (duplicate) command does not reach onCommitted: subscribe here if needed.
     if (
       outcome.ok &&

@@ -277,6 +277,37 @@ describe.skipIf(gate.skip)('redis store', () => {
       });
     });
 
+    it('a save publishes its publication once when it writes, never when it does not', async () => {
+      const store = await open();
+      expect(store.publishesOnSave).toBe(true);
+      const first = record(code());
+      await store.create(first);
+      const key = `${prefix}room:${first.room.roomCode}`;
+      const channel = `${prefix}published`;
+      const heard: string[] = [];
+      const subscriber = await connectRedis(REDIS_URL);
+      await subscriber.subscribe(channel, (message) => heard.push(message));
+      try {
+        const second = next(first, 'a');
+        expect(await store.save(second, 1, { channel, message: 'v2' })).toBe(true);
+        // A stale save: nothing written, nothing published.
+        expect(await store.save(next(first, 'stale'), 1, { channel, message: 'stale' })).toBe(false);
+        // Another writer's log on the key: the delta is refused (-1), then written in full: one publish.
+        await withRedis((client) => client.hSet(key, 'll', '99'));
+        const third = next(second, 'b');
+        expect(await store.save(third, 2, { channel, message: 'v3' })).toBe(true);
+        expect(await store.load(first.room.roomCode)).toEqual(third);
+        // No publication: nothing published.
+        expect(await store.save(next(third, 'c'), 3)).toBe(true);
+        // Messages on one channel arrive in order: once the marker is here, the rest would be.
+        await withRedis((client) => client.publish(channel, 'end'));
+        for (let i = 0; i < 200 && !heard.includes('end'); i++) await sleep(10);
+        expect(heard).toEqual(['v2', 'v3', 'end']);
+      } finally {
+        await subscriber.close();
+      }
+    });
+
     describe('keys written by older versions ({ v, data: JSON of the whole StoredRoom })', () => {
       /** Writes `rec` the way the old store did: HSET v + data, PEXPIRE, ZADD. */
       async function writeOldFormat(rec: StoredRoom, ttlMs = 60_000): Promise<void> {

@@ -27,6 +27,8 @@
  *
  * Every write that depends on the version is one Lua script (run with EVALSHA, falling back to EVAL),
  * so compare-and-set is atomic in Redis: of two processes saving over the same version exactly one wins.
+ * A save may carry a publication (the commit's broadcast to the other processes, redis-adapter.ts),
+ * which its script publishes after the write: published exactly when stored, in one round trip.
  * The scripts build room keys from the prefix, so this targets a single Redis (or a Sentinel group),
  * not Redis Cluster.
  */
@@ -99,10 +101,11 @@ return 1
 `);
 
 // KEYS[1] room hash, KEYS[2] activity zset.
-// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, n, then n fields to delete, then
-// field/value pairs to set. `base` is the `ll` the delta was computed from ('' for none), or '*' for
-// a write of everything. A delta over a key whose `ll` differs, or in an older format, answers -1.
-// The older formats' fields (applied, data) always go.
+// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, channel, message, n, then n fields
+// to delete, then field/value pairs to set. `base` is the `ll` the delta was computed from ('' for
+// none), or '*' for a write of everything. A delta over a key whose `ll` differs, or in an older
+// format, answers -1. The older formats' fields (applied, data) always go. `message` is published on
+// `channel` after the write (none when `channel` is ''): only by a save that writes.
 const SAVE = script(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
@@ -112,15 +115,16 @@ if ARGV[6] ~= '*' then
     return -1
   end
 end
-local n = tonumber(ARGV[7])
+local n = tonumber(ARGV[9])
 local del = {'applied', 'data'}
-for i = 8, 7 + n do del[#del + 1] = ARGV[i] end
+for i = 10, 9 + n do del[#del + 1] = ARGV[i] end
 redis.call('HDEL', KEYS[1], unpack(del))
 local set = {'v', ARGV[2]}
-for i = 8 + n, #ARGV do set[#set + 1] = ARGV[i] end
+for i = 10 + n, #ARGV do set[#set + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(set))
 if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
 return 1
 `);
 
@@ -368,13 +372,23 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       return true;
     },
 
-    async save(record, expectedVersion) {
+    publishesOnSave: true,
+
+    async save(record, expectedVersion, publication) {
       const { room, version } = record;
       const code = room.roomCode;
       const write = async (base: { version: number; ll: string } | null) => {
         const { del, set, ll } = fieldsOf(record, base);
         const head = [String(expectedVersion), String(version), ttlMs, String(room.lastActivity), code];
-        const args = [...head, base === null ? '*' : base.ll, String(del.length), ...del, ...set];
+        const args = [
+          ...head,
+          base === null ? '*' : base.ll,
+          publication?.channel ?? '',
+          publication?.message ?? '',
+          String(del.length),
+          ...del,
+          ...set,
+        ];
         return { result: await run(SAVE, [roomKey(code), activityKey], args), ll };
       };
       const guess = known.get(code);

@@ -30,6 +30,15 @@ export interface StoredRoom {
 }
 
 /**
+ * A message for a Redis pub/sub channel: a commit's broadcast as the Socket.IO adapter would publish it
+ * (redis-adapter.ts), handed to `save` so it goes out with the write (RoomStore.publishesOnSave).
+ */
+export interface Publication {
+  channel: string;
+  message: string;
+}
+
+/**
  * Durable home of rooms. Every write is conditional on the version read (optimistic concurrency),
  * so two writers (two processes on Redis) can never both commit a change to the same version.
  * Implementations: SQLite (default, embedded) and Redis (scale-out); one contract test suite runs against both.
@@ -44,7 +53,14 @@ export interface RoomStore {
    * adding the record's applied entries newer than `expectedVersion` to those it keeps. False (and
    * nothing written) on a conflict or when the room no longer exists.
    */
-  save(record: StoredRoom, expectedVersion: number): Promise<boolean>;
+  save(record: StoredRoom, expectedVersion: number, publication?: Publication): Promise<boolean>;
+  /**
+   * True when `save` publishes a `publication` given to it atomically with the write: on Redis
+   * whenever, and only when, the save succeeds, before its answer; other processes then hear of a
+   * version exactly when it is stored. Stores without it (SQLite: one process) ignore the argument,
+   * and the room service never passes one to them.
+   */
+  readonly publishesOnSave?: boolean;
   /** Deletes the room when the stored version equals `expectedVersion`. False when it did not. */
   delete(roomCode: string, expectedVersion: number): Promise<boolean>;
   /**
