@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { NODE_BUNDLE } from '../scripts/server-build.mjs';
 import { freePort } from '../src/server/free-port';
+import { deleteKeysWithPrefix } from '../src/server/scale-out/redis-available';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { emptyCounts, type FromWorker, type TargetMode, type ToWorker, type WorkerCounts } from './messages';
 import { type RoundsSummary, summarizeRounds } from './rounds';
@@ -212,6 +213,10 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
   mkdirSync(dataDir, { recursive: true });
   const logFile = join(tmp, `server-${store}.log`);
   const log = createWriteStream(logFile);
+  // Each Redis target gets keys of its own, deleted when it stops: as SQLite gets a fresh DATA_DIR. With
+  // the default prefix, every run left its 1,000 rooms (~220 MB in Redis) in the user's `chipless:`
+  // namespace until their TTL, and later runs measured a Redis still holding (and expiring) them.
+  const keyPrefix = `chipless-bench-${randomBytes(6).toString('hex')}:`;
   const execArgv = serverFlags();
   if (params.cpuProf) {
     const profDir = join(here, 'results', 'prof');
@@ -227,6 +232,7 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       STORE: store,
+      ...(store === 'redis' ? { REDIS_KEY_PREFIX: keyPrefix } : {}),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       SESSION_SECRET: randomBytes(32).toString('hex'),
       NODE_ENV: 'production',
@@ -258,7 +264,11 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
     }
     await sleep(200);
   }
-  return { pid: child.pid!, url, logFile, stop: () => stopChild(child) };
+  const stop = async () => {
+    await stopChild(child);
+    if (store === 'redis') await deleteKeysWithPrefix(keyPrefix, process.env.REDIS_URL);
+  };
+  return { pid: child.pid!, url, logFile, stop };
 }
 
 /**
