@@ -3,10 +3,37 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
+import { logDelta } from '../shared/log-delta';
+import { createRedisAdapter, jsonParser, type RedisAdapterHandle } from './redis-adapter';
 import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
+import { sampleRoom } from './store/contract';
 
 const gate = await redisGate('redis-adapter');
+
+describe('jsonParser', () => {
+  it("encodes exactly as JSON.stringify, a 'room' snapshot broadcast too (its room from roomJson)", () => {
+    const snapshot = logDelta({ version: 7, room: sampleRoom('JSONP'), presence: { a: true, b: false } }, 0);
+    const broadcast = [
+      'uid123',
+      { type: 2, data: ['room', snapshot], nsp: '/' },
+      { rooms: ['JSONP'], except: [], flags: {} },
+    ];
+    const values: unknown[] = [
+      broadcast,
+      [
+        'uid123',
+        { type: 2, data: ['room', { version: 7, room: snapshot.room, presence: {} }], nsp: '/' },
+        {},
+      ],
+      ['uid123', { type: 2, data: ['gone', { roomCode: 'JSONP', reason: 'expired' }], nsp: '/' }, {}],
+      ['uid123', { data: ['room', snapshot], type: 2, nsp: '/' }, {}],
+      { uid: 'x', type: 3, opts: { rooms: ['JSONP'] } },
+      'text',
+    ];
+    for (const value of values) expect(jsonParser.encode(value)).toBe(JSON.stringify(value));
+    expect(jsonParser.decode(Buffer.from(jsonParser.encode(broadcast)))).toEqual(broadcast);
+  });
+});
 
 /** One "process": an HTTP server with Socket.IO on the Redis adapter, on a free port. */
 interface Node {

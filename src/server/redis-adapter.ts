@@ -19,6 +19,7 @@ import { RedisAdapter } from '@socket.io/redis-adapter';
 import type { Namespace, ServerOptions } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import type { RoomBroadcastEncoder } from './broadcaster';
+import { snapshotEventJson } from './room-json';
 import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-store';
 import type { Publication } from './store/room-store';
 
@@ -110,11 +111,33 @@ export const CHANNEL_FORMAT = 'json';
 export const adapterKey = (keyPrefix: string) => `${keyPrefix}socket.io:${CHANNEL_FORMAT}`;
 
 /**
+ * JSON.stringify(value), except that a broadcast `[uid, { type, data, nsp }, opts]` of a 'room' snapshot
+ * takes the room's JSON from roomJson (snapshotEventJson): the save, the publication and the local
+ * sockets' frame then stringify each room once.
+ */
+function encodeJson(value: unknown): string {
+  if (Array.isArray(value) && value.length === 3 && typeof value[0] === 'string') {
+    const packet = value[1] as { type?: unknown; data?: unknown; nsp?: unknown } | null;
+    if (typeof packet === 'object' && packet !== null) {
+      const keys = Object.keys(packet);
+      if (keys.length === 3 && keys[0] === 'type' && keys[1] === 'data' && keys[2] === 'nsp') {
+        const data = snapshotEventJson(packet.data);
+        if (data !== null) {
+          const head = `[${JSON.stringify(value[0])},{"type":${JSON.stringify(packet.type)},"data":`;
+          return `${head}${data},"nsp":${JSON.stringify(packet.nsp)}},${JSON.stringify(value[2])}]`;
+        }
+      }
+    }
+  }
+  return JSON.stringify(value);
+}
+
+/**
  * The adapter's parser: JSON. Encodes to a string (published as is); decodes what Redis delivers (a
  * Buffer, the subscriptions being in buffer mode) or a string.
  */
 export const jsonParser = {
-  encode: (value: unknown): string => JSON.stringify(value),
+  encode: encodeJson,
   decode: (msg: unknown): unknown => JSON.parse(Buffer.isBuffer(msg) ? msg.toString('utf8') : String(msg)),
 };
 

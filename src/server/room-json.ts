@@ -153,6 +153,17 @@ function isSnapshot(
 }
 
 /**
+ * JSON.stringify(data) for an event's data `['room', snapshot]`, with the room's JSON from roomJson
+ * (its skeleton reused); null for any other data.
+ */
+export function snapshotEventJson(data: unknown): string | null {
+  if (!Array.isArray(data) || data.length !== 2 || data[0] !== 'room' || !isSnapshot(data[1])) return null;
+  const { version, room, presence, logFrom } = data[1];
+  const tail = 'logFrom' in data[1] ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
+  return `["room",{"version":${JSON.stringify(version)},"room":${roomJson(room)},"presence":${JSON.stringify(presence)}${tail}`;
+}
+
+/**
  * Socket.IO's encoder, except that a 'room' snapshot event reuses the room's JSON (roomJson) and skips
  * the scan for binary attachments (a snapshot has none). A broadcast's room (log cut by logDelta) is a
  * new object, so its JSON is computed here once for all the room's sockets. The text is exactly what the default encoder
@@ -165,20 +176,9 @@ class SnapshotEncoder extends Encoder {
     id?: number;
     data?: unknown[];
   }): Array<string | Buffer> {
-    const data = packet.data;
-    if (
-      packet.type === PacketType.EVENT &&
-      packet.nsp === '/' &&
-      packet.id === undefined &&
-      data?.length === 2 &&
-      data[0] === 'room' &&
-      isSnapshot(data[1])
-    ) {
-      const { version, room, presence, logFrom } = data[1];
-      const tail = 'logFrom' in data[1] ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
-      return [
-        `2["room",{"version":${JSON.stringify(version)},"room":${roomJson(room)},"presence":${JSON.stringify(presence)}${tail}`,
-      ];
+    if (packet.type === PacketType.EVENT && packet.nsp === '/' && packet.id === undefined) {
+      const json = snapshotEventJson(packet.data);
+      if (json !== null) return [`2${json}`];
     }
     return super.encode(packet as Parameters<Encoder['encode']>[0]);
   }
