@@ -74,6 +74,17 @@ describe.skipIf(gate.skip)('a commit published by its save (Redis)', () => {
     if (gate.available) await deleteKeysWithPrefix(keyPrefix);
   });
 
+  /** A room opened by a host on `hostNode` and joined (not yet approved) by a guest on `guestNode`. */
+  async function hostAndGuest(hostNode: Node, guestNode: Node) {
+    const host = await TestClient.connect(hostNode.server.url);
+    const guest = await TestClient.connect(guestNode.server.url);
+    clients.push(host, guest);
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    const joined = okData(await guest.joinRoom(code, 'Gus', 5000)).version;
+    await host.waitForVersion(joined);
+    return { host, guest, code, joined };
+  }
+
   for (const [hostSide, guestSide] of [
     ['a', 'b'],
     ['b', 'a'],
@@ -81,14 +92,8 @@ describe.skipIf(gate.skip)('a commit published by its save (Redis)', () => {
     it(`reaches every phone exactly once, host on ${hostSide}, guest on ${guestSide}; the adapter publishes only for the join`, async () => {
       const nodes = { a, b };
       const [hostNode, guestNode] = [nodes[hostSide], nodes[guestSide]];
-      const host = await TestClient.connect(hostNode.server.url);
-      const guest = await TestClient.connect(guestNode.server.url);
-      clients.push(host, guest);
-      const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
-
+      const { host, guest, code, joined } = await hostAndGuest(hostNode, guestNode);
       // A join subscribes the sender after the save: the adapter's broadcast, after the save.
-      const joined = okData(await guest.joinRoom(code, 'Gus', 5000)).version;
-      await host.waitForVersion(joined);
       expect(guestNode.adapterCommits(code)).toEqual([joined]);
 
       // The host's commands (its socket is in the room): published by the save, not by the adapter.
@@ -104,18 +109,13 @@ describe.skipIf(gate.skip)('a commit published by its save (Redis)', () => {
       }
       expect(guest.latest!.room.players[guest.playerId]!.isApproved).toBe(true);
       expect(guest.latest!.room.settings.bigBlind).toBe(100);
-      expect(guest.latest).toEqual(host.latest);
+      expect(guest.latest!.room).toEqual(host.latest!.room);
       expect(guest.latest!.version).toBe((await hostNode.store.load(code))!.version);
     });
   }
 
   it('a removal keeps the adapter path: the removed phone hears gone and not the snapshot that removed it', async () => {
-    const host = await TestClient.connect(a.server.url);
-    const guest = await TestClient.connect(b.server.url);
-    clients.push(host, guest);
-    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
-    const joined = okData(await guest.joinRoom(code, 'Gus', 5000)).version;
-    await host.waitForVersion(joined);
+    const { host, guest, code } = await hostAndGuest(a, b);
     const removed = await host.must(code, { type: 'remove', playerId: guest.playerId });
     await guest.waitFor(() => guest.gone.length > 0, 5000, 'gone');
     expect(guest.gone).toEqual([{ roomCode: code, reason: 'removed' }]);
