@@ -102,7 +102,7 @@ export async function createRedisAdapter(
 }
 
 /** The wire format of the adapter's messages, part of the channel names (see the file comment). */
-export const CHANNEL_FORMAT = 'json';
+const CHANNEL_FORMAT = 'json';
 
 /**
  * The adapter's key: its channels are `<key>#<nsp>#` (broadcasts, `<key>#<nsp>#<room>#` for one room),
@@ -157,41 +157,28 @@ function encodeRoomBroadcast(
   const internals = adapter as unknown as AdapterInternals;
   const packet = { type: PacketType.EVENT, data: [event, ...args], nsp: adapter.nsp.name };
   const opts = { rooms: [room], except: [], flags: {} };
-  const message = internals.parser.encode([internals.uid, packet, opts]);
-  if (typeof message !== 'string') throw new Error('the adapter parser must encode to a string');
-  return { channel: `${internals.channel}${room}#`, message };
+  return {
+    channel: `${internals.channel}${room}#`,
+    message: jsonParser.encode([internals.uid, packet, opts]),
+  };
 }
 
 /** What skipOwnPublications and encodeRoomBroadcast use of the adapter (private in its typings). */
 interface AdapterInternals {
   uid: string;
   channel: string;
-  parser: { encode(value: unknown): Uint8Array | string };
   onmessage(pattern: unknown, channel: unknown, msg: unknown): void;
 }
 
-const encoded = (value: Uint8Array | string) =>
-  typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
-
 /**
- * Makes the adapter drop its own broadcasts before decoding them. The adapter publishes a broadcast as
- * `[uid, packet, opts]` in its parser's encoding and, on receiving one, decodes it whole and then
- * ignores it when `uid` is its own. The encoding of `[own uid, …]` starts with the same bytes whatever
- * follows (JSON: `["<uid>",`; msgpack: the array header, then the uid string): the common prefix of the
- * encodings of `[uid, 0, 0]` and `[uid, 1, 1]`, which holds the uid. A message starting with
- * it is one the adapter would ignore, found by comparing a few bytes. Anything else (other processes'
- * broadcasts, requests) goes to the adapter as before. Returns the adapter.
+ * Makes the adapter (on jsonParser) drop its own broadcasts before decoding them. The adapter publishes
+ * a broadcast as `[uid, packet, opts]` and, on receiving one, decodes it whole and then ignores it when
+ * `uid` is its own. In JSON such a message starts with `["<uid>",`, so it is found by comparing a few
+ * bytes. Anything else (other processes' broadcasts, requests) goes to the adapter as before.
  */
-export function skipOwnPublications(adapter: RedisAdapter): RedisAdapter {
+function skipOwnPublications(adapter: RedisAdapter): void {
   const internals = adapter as unknown as AdapterInternals;
-  const zero = encoded(internals.parser.encode([internals.uid, 0, 0]));
-  const one = encoded(internals.parser.encode([internals.uid, 1, 1]));
-  let common = 0;
-  while (common < zero.length && common < one.length && zero[common] === one[common]) common++;
-  // The prefix must hold the whole uid (else it could match another process's broadcasts).
-  const uid = Buffer.from(internals.uid, 'utf8');
-  const prefix = zero.subarray(0, common);
-  if (!prefix.includes(uid)) return adapter;
+  const prefix = Buffer.from(`[${JSON.stringify(internals.uid)},`, 'utf8');
   const onmessage = internals.onmessage;
   // The adapter's Redis listener calls `this.onmessage(...)`, so an own property takes precedence.
   internals.onmessage = (pattern, channel, msg) => {
@@ -204,5 +191,4 @@ export function skipOwnPublications(adapter: RedisAdapter): RedisAdapter {
     }
     onmessage.call(internals, pattern, channel, msg);
   };
-  return adapter;
 }
