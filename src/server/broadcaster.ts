@@ -49,12 +49,15 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
     for (const id of Object.keys(record.room.players)) presence[id] = online.has(id);
     return { version: record.version, room: record.room, presence };
   };
+  /** What a commit's broadcast carries: the snapshot with the log from `logFrom` on. */
+  const broadcastOf = async (record: StoredRoom, logFrom: number) =>
+    logDelta(await snapshotOf(record), logFrom);
   // With the Redis adapter, a commit's snapshot can go to the other processes from the save itself.
   const adapter = io.of('/').adapter;
   const prepare = isRoomBroadcastEncoder(adapter)
     ? async (record: StoredRoom, logFrom: number): Promise<PreparedSnapshot> => {
         const roomCode = record.room.roomCode;
-        const payload = logDelta(await snapshotOf(record), logFrom);
+        const payload = await broadcastOf(record, logFrom);
         return {
           publication: adapter.encodeRoomBroadcast(roomCode, 'room', payload),
           deliver: () => {
@@ -68,7 +71,7 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
     onlinePlayers,
     presence: roomPresence,
     async snapshot(record, logFrom = record.room.nextEventSeq) {
-      io.to(record.room.roomCode).emit('room', logDelta(await snapshotOf(record), logFrom));
+      io.to(record.room.roomCode).emit('room', await broadcastOf(record, logFrom));
     },
     ...(prepare ? { prepare } : {}),
     async gone(roomCode, reason, playerIds) {

@@ -413,7 +413,7 @@ export class RoomService {
   ): Promise<PreparedSnapshot | null> {
     const { broadcaster, store, logger } = this.deps;
     if (!broadcaster.prepare || !store.publishesOnSave || options.onCommitted) return null;
-    for (const id in previous.room.players) if (!(id in next.room.players)) return null;
+    if (departedPlayers(previous, next).length > 0) return null;
     try {
       return await broadcaster.prepare(next, previous.room.nextEventSeq);
     } catch (err) {
@@ -437,7 +437,7 @@ export class RoomService {
     const { broadcaster, logger } = this.deps;
     const roomCode = next.room.roomCode;
     try {
-      const departed = Object.keys(previous.room.players).filter((id) => !(id in next.room.players));
+      const departed = departedPlayers(previous, next);
       if (departed.length > 0) await broadcaster.gone(roomCode, 'removed', departed);
       await options.onCommitted?.(next);
       await broadcaster.snapshot(next, previous.room.nextEventSeq);
@@ -476,6 +476,11 @@ export class RoomService {
       if (oldest !== undefined) this.creates.delete(oldest);
     }
   }
+}
+
+/** Ids of the players in `previous` who are not in `next` (removed or left). */
+function departedPlayers(previous: StoredRoom, next: StoredRoom): string[] {
+  return Object.keys(previous.room.players).filter((id) => !(id in next.room.players));
 }
 
 function elapsed(started: number): number {
