@@ -4,11 +4,25 @@
  * size and shape (a snapshot captured from the real server, else a synthetic one) to the room.
  * Whatever the real server costs on top of this is what Chipless itself adds.
  *
- * Run by load.ts with `fork`; reports `{ port }` over IPC once listening. Env: FLOOR_SNAPSHOT (a JSON file).
+ * With FLOOR_REDIS_URL set (load.ts `--floor-redis`, a diagnostic target) each command first stores its
+ * snapshot with one plain `SET` under FLOOR_KEY_PREFIX, awaited, and only then acks and broadcasts: the
+ * cheapest server that persists to Redis before telling anyone. What it costs over the bare floor is
+ * what the Redis round trip alone costs on this box, whatever the server around it does.
+ *
+ * With FLOOR_REDIS_SHAPE=save as well (load.ts `--floor-redis-save`) the write has the shape of the
+ * real server's save instead (RedisStore's SAVE script): one EVALSHA carrying the room's JSON and the
+ * whole snapshot event, a script that reads the version, writes the hash, refreshes the TTL and the
+ * activity index and PUBLISHes the event on a channel this process also subscribes to (so each
+ * publication comes back, as the adapter's do). The same bytes and Redis work as a real commit, without
+ * the rules, the gateway or the presence.
+ *
+ * Run by load.ts with `fork`; reports `{ port }` over IPC once listening. Env: FLOOR_SNAPSHOT (a JSON
+ * file), FLOOR_REDIS_URL, FLOOR_KEY_PREFIX, FLOOR_REDIS_SHAPE (set, the default, or save).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
+import { connectRedis } from '../src/server/store/redis-store';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { syntheticSnapshot } from './sample-snapshot';
 
@@ -17,6 +31,43 @@ const sample: RoomSnapshot = process.env.FLOOR_SNAPSHOT
   : syntheticSnapshot();
 
 const versions = new Map<string, number>();
+const keyPrefix = process.env.FLOOR_KEY_PREFIX ?? 'chipless-bench-floor:';
+// The server's own client factory: same node-redis, same socket options.
+const redis = process.env.FLOOR_REDIS_URL ? await connectRedis(process.env.FLOOR_REDIS_URL) : null;
+const saveShape = process.env.FLOOR_REDIS_SHAPE === 'save';
+
+/** The real SAVE script's Redis work, minus its checks' branches. */
+const SAVE_LIKE = `
+local v = redis.call('HGET', KEYS[1], 'v')
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'room', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], 900000)
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1`;
+const channel = `${keyPrefix}publications`;
+const saveSha = redis && saveShape ? await redis.scriptLoad(SAVE_LIKE) : '';
+const subscriber = redis && saveShape ? redis.duplicate() : null;
+if (subscriber) {
+  await subscriber.connect();
+  await subscriber.subscribe(channel, () => {});
+}
+
+/** Stores the command's snapshot (its room JSON and the whole event) in Redis, by `SET` or the save's shape. */
+function store(roomCode: string, snapshot: RoomSnapshot): Promise<unknown> {
+  if (!redis) return Promise.resolve();
+  if (!saveShape) return redis.set(`${keyPrefix}${roomCode}`, JSON.stringify(snapshot));
+  return redis.evalSha(saveSha, {
+    keys: [`${keyPrefix}room:${roomCode}`, `${keyPrefix}activity`],
+    arguments: [
+      String(snapshot.version),
+      JSON.stringify(snapshot.room),
+      String(Date.now()),
+      roomCode,
+      channel,
+      JSON.stringify(['room', snapshot]),
+    ],
+  });
+}
 const httpServer = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
 });
@@ -32,8 +83,19 @@ io.on('connection', (socket) => {
   socket.on('command', (req: { roomCode: string }, ack: (res: unknown) => void) => {
     const version = (versions.get(req.roomCode) ?? 0) + 1;
     versions.set(req.roomCode, version);
-    ack({ ok: true, data: { version } });
-    io.to(req.roomCode).emit('room', { ...sample, version });
+    const snapshot = { ...sample, version };
+    if (!redis) {
+      ack({ ok: true, data: { version } });
+      io.to(req.roomCode).emit('room', snapshot);
+      return;
+    }
+    store(req.roomCode, snapshot).then(
+      () => {
+        ack({ ok: true, data: { version } });
+        io.to(req.roomCode).emit('room', snapshot);
+      },
+      (err: Error) => ack({ ok: false, error: err.message }),
+    );
   });
 });
 
@@ -44,6 +106,8 @@ httpServer.listen(0, '127.0.0.1', () => {
 });
 
 const shutdown = () => {
+  subscriber?.destroy();
+  redis?.destroy();
   io.close();
   httpServer.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 2_000).unref();

@@ -8,7 +8,7 @@
  *   npm run bench                             1,000 rooms, 3 rounds of 20 s per target, in turns
  *   npm run bench -- --rooms 1000 --duration 60 --rounds 1 --store sqlite
  *   options: --rooms N --duration S --rounds N --warmup S --store sqlite|redis|none --workers W --rate R (commands/room/s)
- *            --seed N --setup-concurrency N --no-floor --cpu-prof (server writes a .cpuprofile to bench/results/prof)
+ *            --seed N --setup-concurrency N --no-floor --floor-redis --floor-redis-save --cpu-prof (server writes a .cpuprofile to bench/results/prof)
  *            --nice=-N (scheduling priority of the measured processes; see README)
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
@@ -43,6 +43,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     'setup-concurrency': { type: 'string' },
     'no-floor': { type: 'boolean', default: false },
+    'floor-redis': { type: 'boolean', default: false },
+    'floor-redis-save': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     nice: { type: 'string' },
     rounds: { type: 'string' },
@@ -70,6 +72,18 @@ const params = {
       ? ['sqlite', 'redis']
       : ['sqlite']) as Array<'sqlite' | 'redis'>,
   floor: !args['no-floor'],
+  /**
+   * A diagnostic target after the stores in each round: the floor server storing each command's
+   * snapshot in Redis with one `SET` before it acks and broadcasts (floor-server.ts). Its ratio to the
+   * floor is what one Redis round trip alone costs on this box; it gets no verdict.
+   */
+  floorRedis: args['floor-redis'] ?? false,
+  /**
+   * Another diagnostic target: the floor whose Redis write has the shape of the real save (one EVALSHA
+   * with the room's JSON and the snapshot event, a script that writes the hash, the TTL and the activity
+   * index and PUBLISHes the event back to this process). No verdict.
+   */
+  floorRedisSave: args['floor-redis-save'] ?? false,
   /**
    * Times every target (stores, then the floor) is measured, in turns. This box's speed drifts by tens
    * of percent from one minute to the next (the same code measured 305–390 µs a command); with turns,
@@ -106,10 +120,13 @@ for (const s of params.stores) {
 if (params.stores.includes('redis') && !process.env.REDIS_URL) {
   throw new Error('--store redis needs REDIS_URL (e.g. redis://127.0.0.1:6379)');
 }
+if ((params.floorRedis || params.floorRedisSave) && !process.env.REDIS_URL) {
+  throw new Error('--floor-redis and --floor-redis-save need REDIS_URL (e.g. redis://127.0.0.1:6379)');
+}
 
 /** One measured target: the real server on a store, or the floor. */
 interface TargetResult {
-  target: 'sqlite' | 'redis' | 'floor';
+  target: 'sqlite' | 'redis' | 'floor' | 'floor-redis' | 'floor-redis-save';
   /** Which turn of --rounds (1-based). */
   round: number;
   setupMs: number;
@@ -274,10 +291,22 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
 /**
  * The floor server (bench/floor-server.ts) compiled the way the server is (scripts/server-build.mjs's
  * options) into dist/bench, so neither side runs through a TypeScript loader; broadcasting `snapshot`
- * (or a synthetic one).
+ * (or a synthetic one). With `redisShape`, the diagnostic variants that store each command in Redis
+ * first (`--floor-redis`, `--floor-redis-save`), under a key prefix of their own deleted on stop.
  */
-async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<Target> {
+async function startFloor(
+  snapshot: RoomSnapshot | null,
+  tmp: string,
+  redisShape: 'set' | 'save' | null = null,
+): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...process.env };
+  const keyPrefix = `chipless-bench-floor-${randomBytes(6).toString('hex')}:`;
+  const withRedis = redisShape !== null;
+  if (withRedis) {
+    env.FLOOR_REDIS_URL = process.env.REDIS_URL;
+    env.FLOOR_KEY_PREFIX = keyPrefix;
+    env.FLOOR_REDIS_SHAPE = redisShape;
+  }
   if (snapshot) {
     const file = join(tmp, 'floor-snapshot.json');
     writeFileSync(file, JSON.stringify(snapshot));
@@ -294,7 +323,11 @@ async function startFloor(snapshot: RoomSnapshot | null, tmp: string): Promise<T
     child.once('message', (m) => r((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`floor server exited with ${code}`)));
   });
-  return { pid: child.pid!, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  const stop = async () => {
+    await stopChild(child);
+    if (withRedis) await deleteKeysWithPrefix(keyPrefix, process.env.REDIS_URL);
+  };
+  return { pid: child.pid!, url: `http://127.0.0.1:${port}`, stop };
 }
 
 /** Where the compiled floor goes: inside the repo, so its imports find node_modules. */
@@ -579,7 +612,7 @@ async function main(): Promise<void> {
         'Raise it (ulimit -n 65536) or use fewer rooms.',
     );
   }
-  if (params.floor) await buildFloor();
+  if (params.floor || params.floorRedis || params.floorRedisSave) await buildFloor();
   const tmp = mkdtempSync(join(os.tmpdir(), 'chipless-bench-'));
   const runs: TargetResult[] = [];
   const failures: Array<{ target: string; error: string }> = [];
@@ -605,6 +638,18 @@ async function main(): Promise<void> {
           await server?.stop();
         }
       }
+      const diagnostics = [
+        ...(params.floorRedis ? [['floor-redis', 'set'] as const] : []),
+        ...(params.floorRedisSave ? [['floor-redis-save', 'save'] as const] : []),
+      ];
+      for (const [name, shape] of diagnostics) {
+        const server = await startFloor(sample, tmp, shape);
+        try {
+          runs.push({ ...(await measure(name, 'floor', server)).result, round });
+        } finally {
+          await server.stop();
+        }
+      }
       if (params.floor) {
         const floorServer = await startFloor(sample, tmp);
         try {
@@ -625,7 +670,7 @@ async function main(): Promise<void> {
     );
     const targets = Object.fromEntries(
       Object.entries(summary)
-        .filter(([target]) => target !== 'floor')
+        .filter(([target]) => target === 'sqlite' || target === 'redis')
         .map(([target, s]) => {
           const floorRuns = runs.filter((r) => r.target === 'floor');
           const own = runs.filter((r) => r.target === target);
