@@ -308,7 +308,39 @@ describe.skipIf(gate.skip)('presence across processes (Redis adapter)', () => {
     await stopNode(a);
     expect(b.announced).toEqual([]);
     expect(await until(b.presence, 'ROOM1', ['bob'])).toBeLessThan(1000);
-    expect(b.fetches()).toBe(2);
+    // B is alone now: the count that dropped Alice also tells it there is nobody left to ask.
+    expect(b.fetches()).toBe(1);
+  });
+
+  it('alone on the adapter: asks nobody once the count says so; a process that appears is seen at its first announcement', async () => {
+    const keyPrefix = uniqueKeyPrefix('presence');
+    // One count, at the first question: nothing but an announcement can tell A of another process.
+    const a = await startNode({ keyPrefix, serverCheckMs: 60_000, maxAgeMs: 100 });
+    await phone(a, 'alice', 'ROOM1', 'ROOM2');
+    await sleep(50);
+    // Before the first count is in, it asks as with several processes.
+    expect(await online(a.presence, 'ROOM1')).toEqual(['alice']);
+    expect(a.fetches()).toBe(1);
+    await sleep(120); // the count (one process) is in, and the held answer is past maxAgeMs
+    for (let i = 0; i < 10; i++) {
+      expect(await online(a.presence, 'ROOM1')).toEqual(['alice']);
+      expect(await online(a.presence, 'ROOM2')).toEqual(['alice']);
+    }
+    await sleep(120);
+    expect(await online(a.presence, 'ROOM1')).toEqual(['alice']);
+    expect(a.fetches()).toBe(1);
+
+    // Another process starts and Bob joins ROOM1 there: his announcement alone makes A ask again,
+    // and A settles the room it answered for.
+    const b = await startNode({ keyPrefix, serverCheckMs: 60_000 });
+    const aCount = a.fetches();
+    await phone(b, 'bob', 'ROOM1');
+    expect(await until(a.presence, 'ROOM1', ['alice', 'bob'])).toBeLessThan(1000);
+    expect(a.fetches()).toBeGreaterThan(aCount);
+    expect(a.announced).toEqual(['ROOM1']);
+    await expect.poll(() => a.settled, { timeout: 2000 }).toContain('ROOM1');
+    // ROOM2, where nobody joined elsewhere, is right either way.
+    expect(await online(a.presence, 'ROOM2')).toEqual(['alice']);
   });
 
   it('an unresponsive process does not stall presence: one timed-out request, then local answers', async () => {

@@ -16,6 +16,13 @@
  *     down is corrected by then);
  *   - this process has no socket left in the room (the entry is dropped, which also bounds memory).
  *   A result that was invalidated while its request was on the way is not kept, and is asked again.
+ * - While the number of processes, as last checked, is one (this process is alone on the adapter),
+ *   nobody is asked: the other processes' players are none, held like an answer under the same rules.
+ *   The adapter's fetchSockets would answer the same after a `PUBSUB NUMSUB` of its own; at 1,000
+ *   rooms that round trip was made ~100 times a second, and the command whose broadcast found its
+ *   room's answer stale waited for it. A process that appears is noticed by its first announcement
+ *   (which also stops this shortcut until a count asked after it is in) or by the next count check,
+ *   which drops every held answer.
  * - When a request fails (a process alive but unresponsive: frozen loop, SIGSTOP, partition; it times
  *   out after the adapter's requestsTimeout), presence is what this process sees plus what it still
  *   holds, without asking anyone, for `localOnlyMs`: broadcasts do not wait for the frozen process
@@ -140,22 +147,43 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
   let servers = -1;
   let lastServerCheck = Number.NEGATIVE_INFINITY;
   let checkingServers = false;
+  /**
+   * Announcements heard (only other processes announce), and how many had been heard when the count
+   * in `servers` was asked: one heard since means another process, whatever that count said.
+   */
+  let heard = 0;
+  let heardAtCount = 0;
   /** Starts a check of the number of processes when one is due; a change invalidates every entry. */
   const checkServers = () => {
     const t = now();
     if (checkingServers || t - lastServerCheck < serverCheckMs) return;
     checkingServers = true;
     lastServerCheck = t;
+    const heardBefore = heard;
     adapter.serverCount().then(
       (count) => {
         checkingServers = false;
         if (servers !== -1 && count !== servers) epoch++;
         servers = count;
+        heardAtCount = heardBefore;
       },
       () => {
         checkingServers = false;
       },
     );
+  };
+
+  /** The answer while this process is alone on the adapter: no other process, so no other players. */
+  const alone = (roomCode: string): RemoteEntry => {
+    const entry: RemoteEntry = {
+      players: new Set(),
+      pending: null,
+      askedAt: now(),
+      servedAt: Number.NEGATIVE_INFINITY,
+      epoch,
+    };
+    remote.set(roomCode, entry);
+    return entry;
   };
 
   /** Asks every process for the room's sockets; keeps the other processes' players unless invalidated meanwhile. */
@@ -209,6 +237,11 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
       }
       if (!entry) {
         if (now() < localOnlyUntil) return last;
+        if (servers === 1 && heard === heardAtCount) {
+          entry = alone(roomCode);
+          entry.servedAt = now();
+          return entry.players!;
+        }
         entry = ask(roomCode);
       }
       last = await entry.pending;
@@ -258,6 +291,7 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
   adapter.on('delete-room', (room: string) => remote.delete(room));
   events.on(PRESENCE_CHANGED, (room, at) => {
     if (typeof room !== 'string') return;
+    heard++;
     const entry = remote.get(room);
     remote.delete(room);
     const changedAt = typeof at === 'number' && Number.isFinite(at) ? at : now();
