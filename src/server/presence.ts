@@ -173,17 +173,12 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
     );
   };
 
-  /** The answer while this process is alone on the adapter: no other process, so no other players. */
-  const alone = (roomCode: string): RemoteEntry => {
-    const entry: RemoteEntry = {
-      players: new Set(),
-      pending: null,
-      askedAt: now(),
-      servedAt: Number.NEGATIVE_INFINITY,
-      epoch,
-    };
-    remote.set(roomCode, entry);
-    return entry;
+  /** The answer while this process is alone on the adapter (no other players), held and served now. */
+  const alone = (roomCode: string): Set<string> => {
+    const players = new Set<string>();
+    const t = now();
+    remote.set(roomCode, { players, pending: null, askedAt: t, servedAt: t, epoch });
+    return players;
   };
 
   /** Asks every process for the room's sockets; keeps the other processes' players unless invalidated meanwhile. */
@@ -237,11 +232,7 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
       }
       if (!entry) {
         if (now() < localOnlyUntil) return last;
-        if (servers === 1 && heard === heardAtCount) {
-          entry = alone(roomCode);
-          entry.servedAt = now();
-          return entry.players!;
-        }
+        if (servers === 1 && heard === heardAtCount) return alone(roomCode);
         entry = ask(roomCode);
       }
       last = await entry.pending;
