@@ -6,6 +6,7 @@
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import { createPresence, type Presence } from './presence';
+import { keepSnapshotEventJson } from './room-json';
 import type { PreparedSnapshot, RoomBroadcaster } from './room-service';
 import type { ChiplessServer } from './socket-gateway';
 import type { Publication, StoredRoom } from './store/room-store';
@@ -58,6 +59,8 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
     ? async (record: StoredRoom, logFrom: number): Promise<PreparedSnapshot> => {
         const roomCode = record.room.roomCode;
         const payload = await broadcastOf(record, logFrom);
+        // Encoded once, for the publication now and for this process's sockets after the save.
+        keepSnapshotEventJson(payload);
         return {
           publication: adapter.encodeRoomBroadcast(roomCode, 'room', payload),
           deliver: () => {

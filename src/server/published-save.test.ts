@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RoomSnapshot } from '../shared/protocol';
 import { createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
+import { LOG_MARK, roomJson } from './room-json';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 import { createRedisStore } from './store/redis-store';
 import type { RoomStore } from './store/room-store';
@@ -30,8 +31,17 @@ interface Node {
  */
 const isCommit = (s: RoomSnapshot) => s.room.log.length > 0;
 
+/** Runs after each save of `store`, before the commit goes on (other rooms' work in the round trip). */
+let afterSave: () => void = () => {};
+
 async function startNode(keyPrefix: string): Promise<Node> {
   const store = await createRedisStore(REDIS_URL, { keyPrefix });
+  const save = store.save.bind(store);
+  store.save = async (...args) => {
+    const saved = await save(...args);
+    afterSave();
+    return saved;
+  };
   const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix });
   const server = await startServer({ store, adapter: adapter.adapter });
   const pub = (server.app.io.of('/').adapter as unknown as { pubClient: { publish: () => unknown } })
@@ -113,6 +123,36 @@ describe.skipIf(gate.skip)('a commit published by its save (Redis)', () => {
       expect(guest.latest!.version).toBe((await hostNode.store.load(code))!.version);
     });
   }
+
+  it("stringifies a commit's room once, though other rooms' are stringified while its save is in Redis", async () => {
+    // Both on one process: another process encodes what it receives again, from its own parse.
+    const { host, guest, code } = await hostAndGuest(a, a);
+    const other = (await a.store.load(code))!.room;
+    // Each skeleton roomJson makes is one JSON.stringify of the room with the mark for its log.
+    const spy = vi.spyOn(JSON, 'stringify');
+    const skeletons = (roomCode: string) =>
+      spy.mock.calls.filter(([value]) => {
+        const v = value as { log?: unknown; roomCode?: unknown } | null;
+        return v?.log === LOG_MARK && v.roomCode === roomCode;
+      }).length;
+    // Another room's JSON in between, as when other rooms' commands run during the round trip.
+    afterSave = () => roomJson({ ...other, roomCode: 'ZZZZZ' });
+    try {
+      const approved = await host.must(code, { type: 'approve', playerId: guest.playerId });
+      await host.waitForVersion(approved);
+      await guest.waitForVersion(approved);
+      expect(skeletons('ZZZZZ')).toBe(1);
+      // The snapshot's JSON made for the publication is the one sent to this process's sockets.
+      expect(skeletons(code)).toBe(1);
+      expect(received(host, approved)).toHaveLength(1);
+      expect(received(guest, approved)).toHaveLength(1);
+      expect(host.latest!.room).toEqual(guest.latest!.room);
+      expect(host.latest!.room.players[guest.playerId]!.isApproved).toBe(true);
+    } finally {
+      afterSave = () => {};
+      spy.mockRestore();
+    }
+  });
 
   it('a removal keeps the adapter path: the removed phone hears gone and not the snapshot that removed it', async () => {
     const { host, guest, code } = await hostAndGuest(a, b);

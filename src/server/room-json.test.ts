@@ -4,7 +4,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { applyCommand, createRoom } from '../engine';
 import type { Room } from '../engine/types';
 import { logDelta } from '../shared/log-delta';
-import { immutableJson, LOG_MARK, roomJson, roomJsonParts, snapshotParser } from './room-json';
+import {
+  immutableJson,
+  keepSnapshotEventJson,
+  LOG_MARK,
+  roomJson,
+  roomJsonParts,
+  snapshotEventJson,
+  snapshotParser,
+} from './room-json';
 
 function sampleRoom(): Room {
   let room = createRoom({
@@ -177,6 +185,36 @@ describe('snapshot encoder', () => {
     const [text] = encode(ours, packet);
     expect(text).toEqual(encode(standard, packet)[0]);
     expect(JSON.parse(String(text).slice(1))).toEqual(['room', delta]);
+  });
+
+  it('encodes a kept snapshot from its kept JSON, the same text, without reading the room again', () => {
+    const room = sampleRoom();
+    const delta = logDelta({ version: 5, room, presence: { host: true, p1: false } }, room.nextEventSeq - 1);
+    const packet = { type: PacketType.EVENT, nsp: '/', data: ['room', delta] };
+    const expected = encode(standard, packet);
+    const json = keepSnapshotEventJson(delta);
+    expect(json).toBe(JSON.stringify(['room', delta]));
+    expect(keepSnapshotEventJson(delta)).toBe(json);
+    // The kept text is invisible to the snapshot's keys and to JSON.stringify.
+    expect(Object.keys(delta)).toEqual(['version', 'room', 'presence', 'logFrom']);
+    expect(JSON.parse(JSON.stringify(delta))).toEqual(JSON.parse(json)[1]);
+    // Reading the room again would read its `ledger`.
+    let reads = 0;
+    const ledger = delta.room.ledger;
+    Object.defineProperty(delta.room, 'ledger', {
+      enumerable: true,
+      get: () => {
+        reads++;
+        return ledger;
+      },
+    });
+    expect(encode(ours, packet)).toEqual(expected);
+    expect(snapshotEventJson(['room', delta])).toBe(json);
+    expect(reads).toBe(0);
+    // Not a snapshot: refused, nothing kept.
+    const notSnapshot = { room, version: 1, presence: {} };
+    expect(() => keepSnapshotEventJson(notSnapshot)).toThrow(TypeError);
+    expect(Object.getOwnPropertySymbols(notSnapshot)).toEqual([]);
   });
 
   it('leaves every other packet to the standard encoder', () => {

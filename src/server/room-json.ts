@@ -153,11 +153,39 @@ function isSnapshot(
 }
 
 /**
+ * Where keepSnapshotEventJson leaves a snapshot's event JSON: a symbol key, which neither
+ * JSON.stringify nor Object.keys (isSnapshot) sees.
+ */
+const EVENT_JSON = Symbol('chipless.snapshotEventJson');
+
+/**
+ * snapshotEventJson(['room', snapshot]), kept on `snapshot` so that every later encoding of that
+ * event (snapshotEventJson: the publication, the frame for this process's sockets) reuses it. For a
+ * commit in Redis mode (broadcaster.ts): its snapshot is encoded for the publication before the save
+ * and for the local sockets after Redis answers, when other rooms' commands have usually replaced the
+ * one skeleton roomJson keeps, so the room was stringified again (~1.6 skeletons a command instead of
+ * ~1, each ~11 KB of garbage; bench/README.md, session 13). `snapshot` must not change afterwards (a
+ * snapshot never does: logDelta and snapshotOf build new ones) and must have a snapshot's keys; the
+ * JSON lives as long as the snapshot does.
+ */
+export function keepSnapshotEventJson(snapshot: object): string {
+  const kept = (snapshot as { [EVENT_JSON]?: string })[EVENT_JSON];
+  if (kept !== undefined) return kept;
+  const json = snapshotEventJson(['room', snapshot]);
+  if (json === null) throw new TypeError('keepSnapshotEventJson: not a room snapshot');
+  Object.defineProperty(snapshot, EVENT_JSON, { value: json });
+  return json;
+}
+
+/**
  * JSON.stringify(data) for an event's data `['room', snapshot]`, with the room's JSON from roomJson
- * (its skeleton reused); null for any other data.
+ * (its skeleton reused), or as kept by keepSnapshotEventJson; null for any other data.
  */
 export function snapshotEventJson(data: unknown): string | null {
-  if (!Array.isArray(data) || data.length !== 2 || data[0] !== 'room' || !isSnapshot(data[1])) return null;
+  if (!Array.isArray(data) || data.length !== 2 || data[0] !== 'room') return null;
+  const kept = (data[1] as { [EVENT_JSON]?: string } | null)?.[EVENT_JSON];
+  if (kept !== undefined) return kept;
+  if (!isSnapshot(data[1])) return null;
   const { version, room, presence, logFrom } = data[1];
   const tail = 'logFrom' in data[1] ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
   return `["room",{"version":${JSON.stringify(version)},"room":${roomJson(room)},"presence":${JSON.stringify(presence)}${tail}`;
