@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../free-port';
-import { roomJson } from '../room-json';
+import { roomJson, roomJsonParts } from '../room-json';
 import { sleep } from '../scale-out/process-harness';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
 import { runRoomStoreContract, sampleRoom } from './contract';
@@ -16,6 +16,7 @@ import {
   RedisDeadlineError,
   RedisNotReadyError,
   sharedSessionSecret,
+  splitPublication,
 } from './redis-store';
 import type { RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS } from './slots';
@@ -275,6 +276,38 @@ describe.skipIf(gate.skip)('redis store', () => {
         await client.hSet(key, { 'a:2': JSON.stringify(byOther.appliedCommands[0]) });
         expect(await store.load(current.room.roomCode)).toEqual(byOther);
       });
+    });
+
+    it('a publication holding the room JSON is sent around it and published byte for byte', async () => {
+      const store = await open();
+      const first = record(code());
+      first.room = { ...first.room, roomName: 'Zoë 🃏 night' } as typeof first.room;
+      await store.create(first);
+      const channel = `${prefix}published-split`;
+      const heard: string[] = [];
+      const subscriber = await connectRedis(REDIS_URL);
+      await subscriber.subscribe(channel, (message) => heard.push(message));
+      try {
+        const second = next(first, 'split');
+        const stored = { ...second.room, log: [] };
+        const message = `["uid",{"data":["room",{"version":2,"room":${roomJson(second.room)},"presence":{"é":true}}]}]`;
+        const split = splitPublication(message, roomJsonParts(stored));
+        expect(split).not.toBeNull();
+        expect(split!.head.length + split!.mid.length + split!.tail.length).toBeLessThan(
+          message.length - roomJson(stored).length + 3,
+        );
+        expect(await store.save(second, 1, { channel, message })).toBe(true);
+        // A message without the room goes whole.
+        expect(splitPublication('v3', roomJsonParts(stored))).toBeNull();
+        const third = next(second, 'whole');
+        expect(await store.save(third, 2, { channel, message: 'v3' })).toBe(true);
+        await withRedis((client) => client.publish(channel, 'end'));
+        for (let i = 0; i < 200 && !heard.includes('end'); i++) await sleep(10);
+        expect(heard).toEqual([message, 'v3', 'end']);
+        expect(await store.load(first.room.roomCode)).toEqual(third);
+      } finally {
+        await subscriber.close();
+      }
     });
 
     it('a save publishes its publication once when it writes, never when it does not', async () => {

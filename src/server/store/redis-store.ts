@@ -35,7 +35,7 @@
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import type { LoggedEvent, Room } from '../../engine/types';
-import { immutableJson, roomJson } from '../room-json';
+import { immutableJson, roomJsonParts } from '../room-json';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast } from './slots';
 
@@ -101,11 +101,14 @@ return 1
 `);
 
 // KEYS[1] room hash, KEYS[2] activity zset.
-// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, channel, message, n, then n fields
-// to delete, then field/value pairs to set. `base` is the `ll` the delta was computed from ('' for
-// none), or '*' for a write of everything. A delta over a key whose `ll` differs, or in an older
-// format, answers -1. The older formats' fields (applied, data) always go. `message` is published on
-// `channel` after the write (none when `channel` is ''): only by a save that writes.
+// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, channel, message, nb, na, mid,
+// tail, n, then n fields to delete, then field/value pairs to set, the room's first (`room`, its
+// JSON). `base` is the `ll` the delta was computed from ('' for none), or '*' for a write of
+// everything. A delta over a key whose `ll` differs, or in an older format, answers -1. The older
+// formats' fields (applied, data) always go. The message is published on `channel` after the write
+// (none when `channel` is ''): only by a save that writes. It is `message` as it is when `nb` is '';
+// otherwise `message` is its head and the script rebuilds it around the stored room's JSON: head, the
+// room JSON's first `nb` bytes, `mid`, its last `na` bytes, `tail` (splitPublication).
 const SAVE = script(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
@@ -115,18 +118,67 @@ if ARGV[6] ~= '*' then
     return -1
   end
 end
-local n = tonumber(ARGV[9])
+local n = tonumber(ARGV[13])
+if ARGV[14 + n] ~= 'room' then return redis.error_reply('SAVE: the room field must come first') end
 local del = {'applied', 'data'}
-for i = 10, 9 + n do del[#del + 1] = ARGV[i] end
+for i = 14, 13 + n do del[#del + 1] = ARGV[i] end
 redis.call('HDEL', KEYS[1], unpack(del))
 local set = {'v', ARGV[2]}
-for i = 10 + n, #ARGV do set[#set + 1] = ARGV[i] end
+for i = 14 + n, #ARGV do set[#set + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(set))
 if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
+if ARGV[7] ~= '' then
+  local message = ARGV[8]
+  if ARGV[9] ~= '' then
+    local room = ARGV[15 + n]
+    message = message .. string.sub(room, 1, tonumber(ARGV[9])) .. ARGV[11]
+      .. string.sub(room, #room - tonumber(ARGV[10]) + 1) .. ARGV[12]
+  end
+  redis.call('PUBLISH', ARGV[7], message)
+end
 return 1
 `);
+
+/** A publication's message cut around the stored room's JSON (splitPublication). */
+export interface SplitPublication {
+  /** The message up to the room JSON's first part. */
+  head: string;
+  /** UTF-8 length of the room JSON's first part (before its log), as the script counts. */
+  nb: number;
+  /** The message between the room JSON's first and last parts (the broadcast's log). */
+  mid: string;
+  /** UTF-8 length of the room JSON's last part (after its log). */
+  na: number;
+  /** The message after the room JSON's last part. */
+  tail: string;
+}
+
+/**
+ * `message` cut where it holds the stored room JSON's parts (roomJsonParts: before the log, the log,
+ * after it), so the save sends those parts once, in the room field, and its script rebuilds the
+ * message from them: a commit's broadcast carries the same room as the store's row but for the log
+ * (log-delta.ts), ~3.3 KB of a ~3.9 KB message at 1,000 rooms, which node-redis stringified and wrote
+ * twice a save (bench/README.md, session 13). Null when the room JSON has no parts or the message
+ * does not hold them in order; then the message goes whole. The rebuilt message is `message` byte for
+ * byte whatever it holds: the parts are found as text.
+ */
+export function splitPublication(message: string, roomParts: readonly string[]): SplitPublication | null {
+  if (roomParts.length !== 3) return null;
+  const before = roomParts[0]!;
+  const after = roomParts[2]!;
+  const at = message.indexOf(before);
+  if (at < 0) return null;
+  const afterAt = message.indexOf(after, at + before.length);
+  if (afterAt < 0) return null;
+  return {
+    head: message.slice(0, at),
+    nb: Buffer.byteLength(before),
+    mid: message.slice(at + before.length, afterAt),
+    na: Buffer.byteLength(after),
+    tail: message.slice(afterAt + after.length),
+  };
+}
 
 // KEYS[1] room hash, KEYS[2] activity zset. ARGV: expectedVersion, code.
 const DELETE = script(`
@@ -304,7 +356,8 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   const fieldsOf = (record: StoredRoom, base: { version: number; ll: string } | null) => {
     const { room } = record;
     const inRing = fitsRing(room.log);
-    const set = ['room', roomJson(inRing && room.log.length > 0 ? { ...room, log: [] } : room)];
+    const roomParts = roomJsonParts(inRing && room.log.length > 0 ? { ...room, log: [] } : room);
+    const set = ['room', roomParts.join('')];
     for (const c of record.appliedCommands) {
       if (base === null || c.version > base.version)
         set.push(`a:${c.version % APPLIED_SLOTS}`, immutableJson(c));
@@ -321,7 +374,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     }
     if (last === null) del.push('ll');
     else set.push('ll', String(last));
-    return { del, set, ll: last === null ? '' : String(last) };
+    return { del, set, ll: last === null ? '' : String(last), roomParts };
   };
 
   return {
@@ -378,13 +431,18 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       const { room, version } = record;
       const code = room.roomCode;
       const write = async (base: { version: number; ll: string } | null) => {
-        const { del, set, ll } = fieldsOf(record, base);
+        const { del, set, ll, roomParts } = fieldsOf(record, base);
         const head = [String(expectedVersion), String(version), ttlMs, String(room.lastActivity), code];
+        const split = publication === undefined ? null : splitPublication(publication.message, roomParts);
         const args = [
           ...head,
           base === null ? '*' : base.ll,
           publication?.channel ?? '',
-          publication?.message ?? '',
+          split?.head ?? publication?.message ?? '',
+          split === null ? '' : String(split.nb),
+          split === null ? '' : String(split.na),
+          split?.mid ?? '',
+          split?.tail ?? '',
           String(del.length),
           ...del,
           ...set,
