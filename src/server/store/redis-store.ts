@@ -28,7 +28,9 @@
  * Every write that depends on the version is one Lua script (run with EVALSHA, falling back to EVAL),
  * so compare-and-set is atomic in Redis: of two processes saving over the same version exactly one wins.
  * A save may carry a publication (the commit's broadcast to the other processes, redis-adapter.ts),
- * which its script publishes after the write: published exactly when stored, in one round trip.
+ * which its script publishes after the write: published exactly when stored, in one round trip. The
+ * room JSON the message holds is sent once, in the room field, and the script rebuilds the message
+ * around it (splitPublication).
  * The scripts build room keys from the prefix, so this targets a single Redis (or a Sentinel group),
  * not Redis Cluster.
  */
