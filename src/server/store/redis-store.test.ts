@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LoggedEvent } from '../../engine/types';
 import { freePort } from '../free-port';
 import { roomJson, roomJsonParts } from '../room-json';
 import { sleep } from '../scale-out/process-harness';
@@ -275,6 +277,97 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await client.hGet(key, 'a:2')).toBe('mark');
         await client.hSet(key, { 'a:2': JSON.stringify(byOther.appliedCommands[0]) });
         expect(await store.load(current.room.roomCode)).toEqual(byOther);
+      });
+    });
+
+    it('a delta deletes only the slots of events its log dropped that no new event took', async () => {
+      const store = await open();
+      let current = record(code());
+      expect(current.room.log.map((e) => e.seq)).toEqual([0]);
+      await store.create(current);
+      const key = `${prefix}room:${current.room.roomCode}`;
+      const ev = (seq: number): LoggedEvent => ({ ...current.room.log[0]!, seq });
+      const saveWith = async (tag: string, log: LoggedEvent[]) => {
+        const following = next(current, tag);
+        following.room = { ...following.room, log, nextEventSeq: log.at(-1)!.seq + 1 };
+        expect(await store.save(following, current.version)).toBe(true);
+        current = following;
+      };
+      await withRedis(async (client) => {
+        // A mark in a slot the log does not fill: a delta over a log that only grew has nothing to
+        // delete, so it stays (every save of a log shorter than the ring used to delete all 49).
+        await client.hSet(key, 'e:7', 'mark');
+        await saveWith('grow', [...current.room.log, ev(1)]);
+        await saveWith('grow more', [...current.room.log, ev(2), ev(3)]);
+        expect(await client.hGet(key, 'e:7')).toBe('mark');
+        await client.hDel(key, 'e:7');
+        expect(await client.hGetAll(key)).toEqual(slotHash(current));
+        // Events dropped from the start (the engine does so only when its log is full; a store takes
+        // any log): their slots go, and nothing else changes.
+        await saveWith('drop', [...current.room.log.slice(2), ev(4)]);
+        expect(current.room.log.map((e) => e.seq)).toEqual([2, 3, 4]);
+        expect(await client.hGetAll(key)).toEqual(slotHash(current));
+        // A full ring: each new event takes the slot of the one it pushes out.
+        const fill = Array.from({ length: LOG_SLOTS - 3 }, (_, i) => ev(5 + i));
+        await saveWith('fill', [...current.room.log, ...fill]);
+        await saveWith('wrap', [...current.room.log.slice(2), ev(LOG_SLOTS + 2), ev(LOG_SLOTS + 3)]);
+        expect(current.room.log.length).toBe(LOG_SLOTS);
+        expect(await client.hGetAll(key)).toEqual(slotHash(current));
+        expect(await store.load(current.room.roomCode)).toEqual(current);
+        // The same from a store that only read the key (its slots are the loaded log).
+        const other = await open();
+        const loaded = (await other.load(current.room.roomCode))!;
+        const byOther = next(loaded, 'other');
+        byOther.room = { ...byOther.room, log: [...loaded.room.log.slice(5), ev(LOG_SLOTS + 4)] };
+        await client.hSet(key, 'e:20', 'mark');
+        expect(await other.save(byOther, loaded.version)).toBe(true);
+        // Seq 20 was kept, so its slot's mark stays: the delta wrote and deleted only what changed
+        // (seqs 4 to 8 dropped; 54 took slot 4, slots 5 to 8 went).
+        expect(await client.hGet(key, 'e:20')).toBe('mark');
+        expect(await client.hmGet(key, ['e:4', 'e:5', 'e:8', 'e:9'])).toEqual([
+          JSON.stringify(ev(LOG_SLOTS + 4)),
+          null,
+          null,
+          JSON.stringify(byOther.room.log[0]),
+        ]);
+        await client.hSet(key, 'e:20', JSON.stringify(byOther.room.log.find((e) => e.seq === 20)));
+        expect(await client.hGetAll(key)).toEqual(slotHash(byOther));
+      });
+    });
+
+    it('after any run of saves, dropping and adding events, the slots hold exactly the log (property)', async () => {
+      const store = await open();
+      const template = record('XXXXX').room.log[0]!;
+      const step = fc.record({
+        drop: fc.integer({ min: 0, max: LOG_SLOTS + 5 }),
+        add: fc.integer({ min: 0, max: 6 }),
+        // Equal events as other objects: not the previous log's end, so the whole walk and rule.
+        copies: fc.boolean(),
+      });
+      await withRedis(async (client) => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+            let current = record(code());
+            expect(await store.create(current)).toBe(true);
+            const key = `${prefix}room:${current.room.roomCode}`;
+            let seq = current.room.nextEventSeq;
+            for (const [i, { drop, add, copies }] of steps.entries()) {
+              const kept = current.room.log.slice(Math.min(drop, current.room.log.length));
+              let log = [
+                ...(copies ? kept.map((e) => ({ ...e })) : kept),
+                ...Array.from({ length: add }, () => ({ ...template, seq: seq++ })),
+              ];
+              while (log.length > 0 && log.at(-1)!.seq - log[0]!.seq >= LOG_SLOTS) log = log.slice(1);
+              const following = next(current, `step ${i}`);
+              following.room = { ...following.room, log, nextEventSeq: seq };
+              expect(await store.save(following, current.version)).toBe(true);
+              current = following;
+              expect(await client.hGetAll(key)).toEqual(slotHash(current));
+            }
+            expect(await store.load(current.room.roomCode)).toEqual(current);
+          }),
+          { numRuns: 60 },
+        );
       });
     });
 

@@ -33,6 +33,11 @@ export interface RingUpdate {
   fits: boolean;
   /** When `fits`: the index of `log`'s first event with a seq above the one given (log.length: none). */
   from: number;
+  /**
+   * True when the short way applied (below): log[0..from) are the last `from` events of `previous`,
+   * the very same objects, so `previous` dropped exactly its first `previous.length - from` events.
+   */
+  tail: boolean;
 }
 
 /**
@@ -68,11 +73,11 @@ export function ringUpdate(
   }
   if (increasing && previous !== undefined && from <= previous.length && sameTail(log, from, previous)) {
     const fits = log.length === 0 || log[log.length - 1]!.seq - log[0]!.seq < LOG_SLOTS;
-    if (fits) return { fits, from };
+    if (fits) return { fits, from, tail: true };
   }
   // A fitting log increases, so the walk back above found exactly its events above logLastBefore.
   const fits = fitsRing(log);
-  return { fits, from: fits ? from : log.length };
+  return { fits, from: fits ? from : log.length, tail: false };
 }
 
 /** True when log[0..count) are the last `count` events of `previous`, the same objects in order. */
