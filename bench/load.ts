@@ -724,7 +724,13 @@ async function main(): Promise<void> {
           finishedAt: new Date().toISOString(),
           command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
           machine,
-          params: { ...rest, stores },
+          // With the extra node flags: an A/B of flags is otherwise two runs of the same commit.
+          params: {
+            ...rest,
+            stores,
+            serverFlags: serverFlags(),
+            workerFlags: process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [],
+          },
           runs,
           summary,
           ratiosToFloor: ratios,
