@@ -143,18 +143,18 @@ return 1
 `);
 
 /**
- * `parts` joined, as UTF-8 bytes: the room field's value. node-redis concatenates every string
- * argument of a command into one string and flattens it to write it, so the room's ~3.3 KB went into
- * the young heap twice a save (the join, then the command's text); a Buffer argument is written as it
- * is, beside the command's text, from memory outside the JS heap.
+ * `parts` joined, as UTF-8 bytes (the room field's value), and each part's byte length (what
+ * splitPublication needs of them). node-redis concatenates every string argument of a command into
+ * one string and flattens it to write it, so the room's ~3.3 KB went into the young heap twice a save
+ * (the join, then the command's text); a Buffer argument is written as it is, beside the command's
+ * text, from memory outside the JS heap.
  */
-function utf8Of(parts: readonly string[]): Buffer {
-  let size = 0;
-  for (const part of parts) size += Buffer.byteLength(part);
-  const bytes = Buffer.allocUnsafe(size);
+function utf8Of(parts: readonly string[]): { bytes: Buffer; sizes: number[] } {
+  const sizes = parts.map((part) => Buffer.byteLength(part));
+  const bytes = Buffer.allocUnsafe(sizes.reduce((a, b) => a + b, 0));
   let at = 0;
   for (const part of parts) at += bytes.write(part, at);
-  return bytes;
+  return { bytes, sizes };
 }
 
 /** A publication's message cut around the stored room's JSON (splitPublication). */
@@ -178,9 +178,14 @@ export interface SplitPublication {
  * (log-delta.ts), ~3.3 KB of a ~3.9 KB message at 1,000 rooms, which node-redis stringified and wrote
  * twice a save (bench/README.md, session 13). Null when the room JSON has no parts or the message
  * does not hold them in order; then the message goes whole. The rebuilt message is `message` byte for
- * byte whatever it holds: the parts are found as text.
+ * byte whatever it holds: the parts are found as text. `partBytes`, when given, are the parts' UTF-8
+ * lengths (a save has them from the room field's bytes).
  */
-export function splitPublication(message: string, roomParts: readonly string[]): SplitPublication | null {
+export function splitPublication(
+  message: string,
+  roomParts: readonly string[],
+  partBytes?: readonly number[],
+): SplitPublication | null {
   if (roomParts.length !== 3) return null;
   const before = roomParts[0]!;
   const after = roomParts[2]!;
@@ -190,9 +195,9 @@ export function splitPublication(message: string, roomParts: readonly string[]):
   if (afterAt < 0) return null;
   return {
     head: message.slice(0, at),
-    nb: Buffer.byteLength(before),
+    nb: partBytes?.[0] ?? Buffer.byteLength(before),
     mid: message.slice(at + before.length, afterAt),
-    na: Buffer.byteLength(after),
+    na: partBytes?.[2] ?? Buffer.byteLength(after),
     tail: message.slice(afterAt + after.length),
   };
 }
@@ -392,7 +397,8 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     const previous = base?.log?.deref();
     const { fits: inRing, from, tail } = ringUpdate(log, after, previous);
     const roomParts = roomJsonParts(inRing && log.length > 0 ? { ...room, log: [] } : room);
-    const set: (string | Buffer)[] = ['room', utf8Of(roomParts)];
+    const room8 = utf8Of(roomParts);
+    const set: (string | Buffer)[] = ['room', room8.bytes];
     for (const c of record.appliedCommands) {
       if (base === null || c.version > base.version)
         set.push(`a:${c.version % APPLIED_SLOTS}`, immutableJson(c));
@@ -416,7 +422,15 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     }
     if (last === null) del.push('ll');
     else set.push('ll', String(last));
-    return { del, set, ll: last === null ? '' : String(last), slotted: inRing ? log : null, roomParts };
+    const slotted = inRing ? log : null;
+    return {
+      del,
+      set,
+      ll: last === null ? '' : String(last),
+      slotted,
+      roomParts,
+      roomPartBytes: room8.sizes,
+    };
   };
 
   return {
@@ -474,9 +488,10 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       const { room, version } = record;
       const code = room.roomCode;
       const write = async (base: KnownKey | null) => {
-        const { del, set, ll, slotted, roomParts } = fieldsOf(record, base);
+        const { del, set, ll, slotted, roomParts, roomPartBytes } = fieldsOf(record, base);
         const head = [String(expectedVersion), String(version), ttlMs, String(room.lastActivity), code];
-        const split = publication === undefined ? null : splitPublication(publication.message, roomParts);
+        const split =
+          publication === undefined ? null : splitPublication(publication.message, roomParts, roomPartBytes);
         const args = [
           ...head,
           base === null ? '*' : base.ll,
