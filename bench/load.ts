@@ -13,7 +13,16 @@
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,6 +229,17 @@ function serverFlags(): string[] {
 }
 
 /**
+ * Where a target's stdout and stderr go: the run's temporary directory (deleted at the end), or
+ * BENCH_LOG_DIR when set (kept, one file per target and round: for `--trace-gc-nvp` and the like).
+ */
+function serverLogFile(tmp: string, name: string): string {
+  const dir = process.env.BENCH_LOG_DIR;
+  if (!dir) return join(tmp, `${name}.log`);
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+}
+
+/**
  * The real server started as `npm start` starts it: `node scripts/start.mjs`, which runs the compiled
  * server (dist/server, rebuilt first when older than its sources) in its own process, so the child pid
  * is the server.
@@ -228,7 +248,7 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
   const port = await freePort();
   const dataDir = join(tmp, `data-${store}`);
   mkdirSync(dataDir, { recursive: true });
-  const logFile = join(tmp, `server-${store}.log`);
+  const logFile = serverLogFile(tmp, `server-${store}`);
   const log = createWriteStream(logFile);
   // Each Redis target gets keys of its own, deleted when it stops: as SQLite gets a fresh DATA_DIR. With
   // the default prefix, every run left its 1,000 rooms (~220 MB in Redis) in the user's `chipless:`
@@ -312,12 +332,14 @@ async function startFloor(
     writeFileSync(file, JSON.stringify(snapshot));
     env.FLOOR_SNAPSHOT = file;
   }
+  const floorOut = process.env.BENCH_LOG_DIR ? openSync(serverLogFile(tmp, 'floor'), 'a') : 'inherit';
   const child = fork(FLOOR_BUILD, [], {
     execArgv: serverFlags(),
     env,
     cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', floorOut, floorOut, 'ipc'],
   });
+  if (typeof floorOut === 'number') closeSync(floorOut); // the child holds its own copy
   prioritise(child.pid);
   const port = await new Promise<number>((r, reject) => {
     child.once('message', (m) => r((m as { port: number }).port));
