@@ -4,7 +4,9 @@ import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logDelta } from '../shared/log-delta';
+import type { RoomBroadcastEncoder } from './broadcaster';
 import { createRedisAdapter, jsonParser, type RedisAdapterHandle } from './redis-adapter';
+import { keepSnapshotEventJson, roomJsonParts } from './room-json';
 import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 import { sampleRoom } from './store/contract';
 
@@ -97,6 +99,34 @@ describe.skipIf(gate.skip)('Redis adapter', () => {
     expect((await b.io.in('ROOM1').fetchSockets()).length).toBe(2);
     await new Promise((r) => setTimeout(r, 50));
     expect(outsiderHeard).toBe(false);
+  });
+
+  it("a kept snapshot's publication comes cut around its room JSON, which a save can send once", async () => {
+    const node = await startNode(uniqueKeyPrefix('adapter-parts'));
+    nodes.push(node);
+    const encoder = node.io.of('/').adapter as unknown as RoomBroadcastEncoder;
+    const room = sampleRoom('PARTS');
+    const kept = logDelta({ version: 9, room, presence: { a: true } }, room.nextEventSeq - 2);
+    keepSnapshotEventJson(kept);
+    const publication = encoder.encodeRoomBroadcast('PARTS', 'room', kept);
+    const [uid, packet, opts] = JSON.parse(publication.message) as [string, unknown, unknown];
+    // The message is what the adapter would publish for io.to('PARTS').emit('room', kept).
+    expect(publication.message).toBe(jsonParser.encode([uid, packet, opts]));
+    expect(packet).toEqual({ type: 2, data: ['room', JSON.parse(JSON.stringify(kept))], nsp: '/' });
+    expect(opts).toEqual({ rooms: ['PARTS'], except: [], flags: {} });
+    const parts = publication.parts!;
+    expect(`${parts.head}${parts.before}${parts.mid}${parts.after}${parts.tail}`).toBe(publication.message);
+    // Around the stored room's JSON (its log empty: the log is in slots), as the Redis store makes it.
+    const stored = roomJsonParts({ ...room, log: [] });
+    expect([parts.before, parts.after]).toEqual([stored[0], stored[2]]);
+    expect(parts.mid).toBe(JSON.stringify(kept.room.log));
+    expect(kept.room.log.length).toBeGreaterThan(0);
+    // Not kept (or another event): the message alone, the same text.
+    const plain = logDelta({ version: 9, room, presence: { a: true } }, room.nextEventSeq - 2);
+    const whole = encoder.encodeRoomBroadcast('PARTS', 'room', plain);
+    expect(whole.parts).toBeUndefined();
+    expect(whole.message).toBe(publication.message);
+    expect(encoder.encodeRoomBroadcast('PARTS', 'gone', kept).parts).toBeUndefined();
   });
 
   it('a broadcast publishes without an AbortSignal.timeout (a timer and an exception per publish)', async () => {

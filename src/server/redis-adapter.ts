@@ -19,7 +19,7 @@ import { RedisAdapter } from '@socket.io/redis-adapter';
 import type { Namespace, ServerOptions } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import type { RoomBroadcastEncoder } from './broadcaster';
-import { snapshotEventJson } from './room-json';
+import { keptSnapshotEventParts, snapshotEventJson } from './room-json';
 import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-store';
 import type { Publication } from './store/room-store';
 
@@ -111,25 +111,33 @@ const CHANNEL_FORMAT = 'json';
 export const adapterKey = (keyPrefix: string) => `${keyPrefix}socket.io:${CHANNEL_FORMAT}`;
 
 /**
- * JSON.stringify(value), except that a broadcast `[uid, { type, data, nsp }, opts]` of a 'room' snapshot
- * takes the room's JSON from roomJson (snapshotEventJson): the save, the publication and the local
- * sockets' frame then stringify each room once.
+ * The JSON of a broadcast `[uid, { type, data, nsp }, opts]` of a 'room' snapshot, as the text before
+ * the event's data, the data (snapshotEventJson: the room's JSON from roomJson) and the text after it;
+ * null for any other value.
+ */
+function broadcastJson(value: unknown): { head: string; data: string; tail: string } | null {
+  if (!Array.isArray(value) || value.length !== 3 || typeof value[0] !== 'string') return null;
+  const packet = value[1] as { type?: unknown; data?: unknown; nsp?: unknown } | null;
+  if (typeof packet !== 'object' || packet === null) return null;
+  const keys = Object.keys(packet);
+  if (keys.length !== 3 || keys[0] !== 'type' || keys[1] !== 'data' || keys[2] !== 'nsp') return null;
+  const data = snapshotEventJson(packet.data);
+  if (data === null) return null;
+  return {
+    head: `[${JSON.stringify(value[0])},{"type":${JSON.stringify(packet.type)},"data":`,
+    data,
+    tail: `,"nsp":${JSON.stringify(packet.nsp)}},${JSON.stringify(value[2])}]`,
+  };
+}
+
+/**
+ * JSON.stringify(value), except that a broadcast of a 'room' snapshot takes the room's JSON from
+ * roomJson (broadcastJson): the save, the publication and the local sockets' frame then stringify each
+ * room once.
  */
 function encodeJson(value: unknown): string {
-  if (Array.isArray(value) && value.length === 3 && typeof value[0] === 'string') {
-    const packet = value[1] as { type?: unknown; data?: unknown; nsp?: unknown } | null;
-    if (typeof packet === 'object' && packet !== null) {
-      const keys = Object.keys(packet);
-      if (keys.length === 3 && keys[0] === 'type' && keys[1] === 'data' && keys[2] === 'nsp') {
-        const data = snapshotEventJson(packet.data);
-        if (data !== null) {
-          const head = `[${JSON.stringify(value[0])},{"type":${JSON.stringify(packet.type)},"data":`;
-          return `${head}${data},"nsp":${JSON.stringify(packet.nsp)}},${JSON.stringify(value[2])}]`;
-        }
-      }
-    }
-  }
-  return JSON.stringify(value);
+  const broadcast = broadcastJson(value);
+  return broadcast === null ? JSON.stringify(value) : `${broadcast.head}${broadcast.data}${broadcast.tail}`;
 }
 
 /**
@@ -157,9 +165,23 @@ function encodeRoomBroadcast(
   const internals = adapter as unknown as AdapterInternals;
   const packet = { type: PacketType.EVENT, data: [event, ...args], nsp: adapter.nsp.name };
   const opts = { rooms: [room], except: [], flags: {} };
+  const channel = `${internals.channel}${room}#`;
+  const value = [internals.uid, packet, opts];
+  const broadcast = broadcastJson(value);
+  // A snapshot whose event JSON was kept with its parts (keepSnapshotEventJson, as broadcaster.ts
+  // does): the message's parts around its room JSON come with it (PublicationParts).
+  const kept = event === 'room' && args.length === 1 ? keptSnapshotEventParts(args[0]) : undefined;
+  if (broadcast === null || kept === undefined) return { channel, message: encodeJson(value) };
   return {
-    channel: `${internals.channel}${room}#`,
-    message: jsonParser.encode([internals.uid, packet, opts]),
+    channel,
+    message: `${broadcast.head}${broadcast.data}${broadcast.tail}`,
+    parts: {
+      head: `${broadcast.head}${kept.head}`,
+      before: kept.before,
+      mid: kept.log,
+      after: kept.after,
+      tail: `${kept.tail}${broadcast.tail}`,
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { logDelta } from '../shared/log-delta';
 import {
   immutableJson,
   keepSnapshotEventJson,
+  keptSnapshotEventParts,
   LOG_MARK,
   roomJson,
   roomJsonParts,
@@ -195,6 +196,11 @@ describe('snapshot encoder', () => {
     const json = keepSnapshotEventJson(delta);
     expect(json).toBe(JSON.stringify(['room', delta]));
     expect(keepSnapshotEventJson(delta)).toBe(json);
+    // Its parts: the room's JSON as roomJsonParts cuts it, between the event's head and tail.
+    const parts = keptSnapshotEventParts(delta)!;
+    expect(`${parts.head}${parts.before}${parts.log}${parts.after}${parts.tail}`).toBe(json);
+    expect([parts.before, parts.log, parts.after]).toEqual(roomJsonParts(delta.room));
+    expect(keptSnapshotEventParts({ ...delta })).toBeUndefined();
     // The kept text is invisible to the snapshot's keys and to JSON.stringify.
     expect(Object.keys(delta)).toEqual(['version', 'room', 'presence', 'logFrom']);
     expect(JSON.parse(JSON.stringify(delta))).toEqual(JSON.parse(json)[1]);

@@ -138,10 +138,11 @@ export function roomJsonParts(room: Room): string[] {
   return [skeleton.before, immutableListJson(room.log), skeleton.after];
 }
 
+/** What isSnapshot finds: a RoomSnapshot's shape. */
+type Snapshot = { version: number; room: Room; presence: Record<string, boolean>; logFrom?: number };
+
 /** A RoomSnapshot with its keys in the order its builders write them (so the text is JSON.stringify's). */
-function isSnapshot(
-  value: unknown,
-): value is { version: number; room: Room; presence: Record<string, boolean>; logFrom?: number } {
+function isSnapshot(value: unknown): value is Snapshot {
   if (typeof value !== 'object' || value === null) return false;
   const keys = Object.keys(value);
   return (
@@ -153,28 +154,71 @@ function isSnapshot(
 }
 
 /**
- * Where keepSnapshotEventJson leaves a snapshot's event JSON: a symbol key, which neither
+ * Where keepSnapshotEventJson leaves a snapshot's event JSON and its parts: symbol keys, which neither
  * JSON.stringify nor Object.keys (isSnapshot) sees.
  */
 const EVENT_JSON = Symbol('chipless.snapshotEventJson');
+const EVENT_PARTS = Symbol('chipless.snapshotEventParts');
+
+/**
+ * A snapshot event's JSON (snapshotEventJson) in the parts that join into it: `head`, then the room's
+ * JSON as roomJsonParts makes it (`before` its log, the `log`, `after` it: the very strings of the
+ * room's skeleton), then `tail`. What lets a Redis save send the room's JSON once for the row and the
+ * publication (redis-store.ts, PublicationParts).
+ */
+export interface SnapshotEventParts {
+  head: string;
+  before: string;
+  log: string;
+  after: string;
+  tail: string;
+}
+
+/**
+ * snapshotEventJson(['room', snapshot]) as its head, its room's JSON (roomJsonParts, joined by
+ * concatenation, not `join`, so that nothing is copied until the text is written) and its tail.
+ */
+function eventPieces(snapshot: Snapshot): { head: string; room: string[]; roomJson: string; tail: string } {
+  const { version, room, presence, logFrom } = snapshot;
+  const end = 'logFrom' in snapshot ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
+  const parts = roomJsonParts(room);
+  return {
+    head: `["room",{"version":${JSON.stringify(version)},"room":`,
+    room: parts,
+    roomJson: parts.length === 3 ? `${parts[0]}${parts[1]}${parts[2]}` : parts[0]!,
+    tail: `,"presence":${JSON.stringify(presence)}${end}`,
+  };
+}
 
 /**
  * snapshotEventJson(['room', snapshot]), kept on `snapshot` so that every later encoding of that
- * event (snapshotEventJson: the publication, the frame for this process's sockets) reuses it. For a
- * commit in Redis mode (broadcaster.ts): its snapshot is encoded for the publication before the save
- * and for the local sockets after Redis answers, when other rooms' commands have usually replaced the
- * one skeleton roomJson keeps, so the room was stringified again (~1.6 skeletons a command instead of
- * ~1, each ~11 KB of garbage; bench/README.md, session 13). `snapshot` must not change afterwards (a
- * snapshot never does: logDelta and snapshotOf build new ones) and must have a snapshot's keys; the
- * JSON lives as long as the snapshot does.
+ * event (snapshotEventJson: the publication, the frame for this process's sockets) reuses it, with its
+ * parts (keptSnapshotEventParts). For a commit in Redis mode (broadcaster.ts): its snapshot is encoded
+ * for the publication before the save and for the local sockets after Redis answers, when other rooms'
+ * commands have usually replaced the one skeleton roomJson keeps, so the room was stringified again
+ * (~1.6 skeletons a command instead of ~1, each ~11 KB of garbage; bench/README.md, session 13).
+ * `snapshot` must not change afterwards (a snapshot never does: logDelta and snapshotOf build new ones)
+ * and must have a snapshot's keys; the JSON lives as long as the snapshot does.
  */
 export function keepSnapshotEventJson(snapshot: object): string {
   const kept = (snapshot as { [EVENT_JSON]?: string })[EVENT_JSON];
   if (kept !== undefined) return kept;
-  const json = snapshotEventJson(['room', snapshot]);
-  if (json === null) throw new TypeError('keepSnapshotEventJson: not a room snapshot');
+  if (!isSnapshot(snapshot)) throw new TypeError('keepSnapshotEventJson: not a room snapshot');
+  const { head, room, roomJson: roomText, tail } = eventPieces(snapshot);
+  const json = `${head}${roomText}${tail}`;
   Object.defineProperty(snapshot, EVENT_JSON, { value: json });
+  if (room.length === 3) {
+    const [before, log, after] = room as [string, string, string];
+    const parts: SnapshotEventParts = { head, before, log, after, tail };
+    Object.defineProperty(snapshot, EVENT_PARTS, { value: parts });
+  }
   return json;
+}
+
+/** The parts of the event JSON keepSnapshotEventJson kept on `snapshot`, if it kept any. */
+export function keptSnapshotEventParts(snapshot: unknown): SnapshotEventParts | undefined {
+  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
+  return (snapshot as { [EVENT_PARTS]?: SnapshotEventParts })[EVENT_PARTS];
 }
 
 /**
@@ -186,9 +230,8 @@ export function snapshotEventJson(data: unknown): string | null {
   const kept = (data[1] as { [EVENT_JSON]?: string } | null)?.[EVENT_JSON];
   if (kept !== undefined) return kept;
   if (!isSnapshot(data[1])) return null;
-  const { version, room, presence, logFrom } = data[1];
-  const tail = 'logFrom' in data[1] ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
-  return `["room",{"version":${JSON.stringify(version)},"room":${roomJson(room)},"presence":${JSON.stringify(presence)}${tail}`;
+  const { head, roomJson: roomText, tail } = eventPieces(data[1]);
+  return `${head}${roomText}${tail}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   boundedCommands,
   connectRedis,
   createRedisStore,
+  publicationSplit,
   RedisDeadlineError,
   RedisNotReadyError,
   sharedSessionSecret,
@@ -395,13 +396,59 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(splitPublication('v3', roomJsonParts(stored))).toBeNull();
         const third = next(second, 'whole');
         expect(await store.save(third, 2, { channel, message: 'v3' })).toBe(true);
+        // With its parts (the adapter's, for a kept snapshot): cut there, published the same.
+        const fourth = next(third, 'parts');
+        const [before, log, after] = roomJsonParts(fourth.room) as [string, string, string];
+        const parts = { head: '["uid",{"data":["room",{"room":', before, mid: log, after, tail: '}]}]' };
+        const withParts = `${parts.head}${before}${log}${after}${parts.tail}`;
+        expect(await store.save(fourth, 3, { channel, message: withParts, parts })).toBe(true);
         await withRedis((client) => client.publish(channel, 'end'));
         for (let i = 0; i < 200 && !heard.includes('end'); i++) await sleep(10);
-        expect(heard).toEqual([message, 'v3', 'end']);
-        expect(await store.load(first.room.roomCode)).toEqual(third);
+        expect(heard).toEqual([message, 'v3', withParts, 'end']);
+        expect(await store.load(first.room.roomCode)).toEqual(fourth);
       } finally {
         await subscriber.close();
       }
+    });
+
+    it("a save takes a publication's parts as they are when they are cut around the stored room's JSON", () => {
+      const room = record('SPLIT').room;
+      const stored = roomJsonParts({ ...room, log: [] });
+      const [before, , after] = stored as [string, string, string];
+      const sizes = stored.map((part) => Buffer.byteLength(part));
+      const parts = { head: 'H', before, mid: '[1]', after, tail: 'T' };
+      // The message is not read (not searched, not flattened) when the parts fit.
+      const publication = {
+        channel: 'c',
+        get message(): string {
+          throw new Error('message read');
+        },
+        parts,
+      };
+      expect(publicationSplit(publication, stored, sizes)).toEqual({
+        head: 'H',
+        nb: sizes[0],
+        mid: '[1]',
+        na: sizes[2],
+        tail: 'T',
+      });
+      // Parts around another room's JSON: the message is searched instead.
+      const other = roomJsonParts({ ...room, hostId: 'other', log: [] });
+      const message = `H${before}[1]${after}T`;
+      const elsewhere = { channel: 'c', message, parts: { ...parts, before: other[0]!, after: other[2]! } };
+      expect(publicationSplit(elsewhere, stored, sizes)).toEqual(splitPublication(message, stored, sizes));
+      expect(publicationSplit(elsewhere, stored, sizes)).toEqual({
+        head: 'H',
+        nb: sizes[0],
+        mid: '[1]',
+        na: sizes[2],
+        tail: 'T',
+      });
+      // No parts: searched; not found: whole.
+      expect(publicationSplit({ channel: 'c', message }, stored, sizes)?.mid).toBe('[1]');
+      expect(
+        publicationSplit({ channel: 'c', message: 'v3', parts }, [JSON.stringify(room)], [1]),
+      ).toBeNull();
     });
 
     it('a save publishes its publication once when it writes, never when it does not', async () => {

@@ -38,7 +38,7 @@ import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJsonParts } from '../room-json';
-import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
+import type { AppliedCommand, Publication, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast, ringUpdate } from './slots';
 
 type RedisClient = ReturnType<typeof newClient>;
@@ -200,6 +200,28 @@ export function splitPublication(
     na: partBytes?.[2] ?? Buffer.byteLength(after),
     tail: message.slice(afterAt + after.length),
   };
+}
+
+/**
+ * The split of `publication` a save sends (SplitPublication), around the stored room JSON's parts
+ * `roomParts` (UTF-8 lengths `partBytes`): taken from the publication's own parts when they are cut
+ * around those very parts (compared as strings: the same skeleton's, usually the same objects, so
+ * no search and no flattening of the ~4 KB message), else found in its message (splitPublication).
+ */
+export function publicationSplit(
+  publication: Publication,
+  roomParts: readonly string[],
+  partBytes: readonly number[],
+): SplitPublication | null {
+  const { parts } = publication;
+  if (
+    parts !== undefined &&
+    roomParts.length === 3 &&
+    parts.before === roomParts[0] &&
+    parts.after === roomParts[2]
+  )
+    return { head: parts.head, nb: partBytes[0]!, mid: parts.mid, na: partBytes[2]!, tail: parts.tail };
+  return splitPublication(publication.message, roomParts, partBytes);
 }
 
 // KEYS[1] room hash, KEYS[2] activity zset. ARGV: expectedVersion, code.
@@ -491,7 +513,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         const { del, set, ll, slotted, roomParts, roomPartBytes } = fieldsOf(record, base);
         const head = [String(expectedVersion), String(version), ttlMs, String(room.lastActivity), code];
         const split =
-          publication === undefined ? null : splitPublication(publication.message, roomParts, roomPartBytes);
+          publication === undefined ? null : publicationSplit(publication, roomParts, roomPartBytes);
         const args = [
           ...head,
           base === null ? '*' : base.ll,

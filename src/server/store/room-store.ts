@@ -36,6 +36,24 @@ export interface StoredRoom {
 export interface Publication {
   channel: string;
   message: string;
+  /**
+   * `message` cut around the room JSON it holds, when the encoder knows where that is (redis-adapter.ts:
+   * a commit's snapshot), so that a store which stores the same room need not search the message for it.
+   */
+  parts?: PublicationParts;
+}
+
+/**
+ * A publication's message in parts: `head + before + mid + after + tail === message`, where `before`
+ * and `after` are a room JSON's parts around its log as roomJsonParts makes them (room-json.ts) and
+ * `mid` is the log the message holds there.
+ */
+export interface PublicationParts {
+  head: string;
+  before: string;
+  mid: string;
+  after: string;
+  tail: string;
 }
 
 /**
