@@ -17,6 +17,8 @@ for (const [id, count] of counts) {
 const total = profile.samples.length;
 const seconds = (profile.endTime - profile.startTime) / 1e6;
 const idle = [...self].filter(([name]) => name.startsWith('(idle)')).reduce((a, [, c]) => a + c, 0);
-console.log(`${file}: ${seconds.toFixed(1)} s, ${total} samples, busy ${(100 * (1 - idle / total)).toFixed(1)}%`);
+console.log(
+  `${file}: ${seconds.toFixed(1)} s, ${total} samples, busy ${(100 * (1 - idle / total)).toFixed(1)}%`,
+);
 for (const [name, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(n)))
   console.log(`${((100 * count) / total).toFixed(2).padStart(6)}%  ${name}`);
