@@ -18,6 +18,7 @@ import { PacketType } from 'socket.io-parser';
 import { createLogger } from '../src/server/logger';
 import { snapshotParser } from '../src/server/room-json';
 import { type RoomBroadcaster, RoomService } from '../src/server/room-service';
+import { deleteKeysWithPrefix } from '../src/server/scale-out/redis-available';
 import { createRedisStore } from '../src/server/store/redis-store';
 import type { RoomStore, StoredRoom } from '../src/server/store/room-store';
 import { createSqliteStore } from '../src/server/store/sqlite-store';
@@ -79,10 +80,12 @@ const broadcaster: RoomBroadcaster = {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chipless-hot-path-'));
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const keyPrefix = `bench-hot-path-${randomUUID()}:`;
   const raw =
     args.store === 'redis'
-      ? await createRedisStore(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-          keyPrefix: `bench-hot-path-${randomUUID()}:`,
+      ? await createRedisStore(redisUrl, {
+          keyPrefix,
           roomTtlMs: 600_000,
         })
       : createSqliteStore({ dataDir });
@@ -160,6 +163,8 @@ async function main(): Promise<void> {
   console.log(`  per 1000-command batch (µs/command): ${JSON.stringify(summarize(samples))}`);
   await raw.close();
   rmSync(dataDir, { recursive: true, force: true });
+  // Its keys go with it: the rooms would expire, but not the activity index (no TTL).
+  if (args.store === 'redis') await deleteKeysWithPrefix(keyPrefix, redisUrl);
 }
 
 /** Bytes this process has passed to write calls so far (`wchar` of /proc/self/io; 0 where there is none). */
