@@ -126,9 +126,12 @@ function skeletonOf(room: Room): Skeleton | null {
  * and their log events must never be mutated (the engine never does).
  */
 export function roomJson(room: Room): string {
-  const skeleton = skeletonOf(room);
-  if (skeleton === null) return JSON.stringify(room);
-  return `${skeleton.before}${immutableListJson(room.log)}${skeleton.after}`;
+  return joinedParts(roomJsonParts(room));
+}
+
+/** roomJsonParts' parts joined by concatenation, not `join`, so that nothing is copied until the text is written. */
+function joinedParts(parts: readonly string[]): string {
+  return parts.length === 3 ? `${parts[0]}${parts[1]}${parts[2]}` : parts[0]!;
 }
 
 /** roomJson(room) in parts that join into it, for a writer that can take them as they are (the journal). */
@@ -174,10 +177,7 @@ export interface SnapshotEventParts {
   tail: string;
 }
 
-/**
- * snapshotEventJson(['room', snapshot]) as its head, its room's JSON (roomJsonParts, joined by
- * concatenation, not `join`, so that nothing is copied until the text is written) and its tail.
- */
+/** snapshotEventJson(['room', snapshot]) as its head, its room's JSON (roomJsonParts, and joined) and its tail. */
 function eventPieces(snapshot: Snapshot): { head: string; room: string[]; roomJson: string; tail: string } {
   const { version, room, presence, logFrom } = snapshot;
   const end = 'logFrom' in snapshot ? `,"logFrom":${JSON.stringify(logFrom)}}]` : '}]';
@@ -185,7 +185,7 @@ function eventPieces(snapshot: Snapshot): { head: string; room: string[]; roomJs
   return {
     head: `["room",{"version":${JSON.stringify(version)},"room":`,
     room: parts,
-    roomJson: parts.length === 3 ? `${parts[0]}${parts[1]}${parts[2]}` : parts[0]!,
+    roomJson: joinedParts(parts),
     tail: `,"presence":${JSON.stringify(presence)}${end}`,
   };
 }
