@@ -136,7 +136,11 @@ function broadcastJson(value: unknown): { head: string; data: string; tail: stri
  * room once.
  */
 function encodeJson(value: unknown): string {
-  const broadcast = broadcastJson(value);
+  return textOf(value, broadcastJson(value));
+}
+
+/** `value`'s JSON, from its broadcastJson when it has one. */
+function textOf(value: unknown, broadcast: ReturnType<typeof broadcastJson>): string {
   return broadcast === null ? JSON.stringify(value) : `${broadcast.head}${broadcast.data}${broadcast.tail}`;
 }
 
@@ -171,10 +175,11 @@ function encodeRoomBroadcast(
   // A snapshot whose event JSON was kept with its parts (keepSnapshotEventJson, as broadcaster.ts
   // does): the message's parts around its room JSON come with it (PublicationParts).
   const kept = event === 'room' && args.length === 1 ? keptSnapshotEventParts(args[0]) : undefined;
-  if (broadcast === null || kept === undefined) return { channel, message: encodeJson(value) };
+  const message = textOf(value, broadcast);
+  if (broadcast === null || kept === undefined) return { channel, message };
   return {
     channel,
-    message: `${broadcast.head}${broadcast.data}${broadcast.tail}`,
+    message,
     parts: {
       head: `${broadcast.head}${kept.head}`,
       before: kept.before,
