@@ -228,6 +228,11 @@ function serverFlags(): string[] {
   return process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
 }
 
+/** Extra node flags for the load workers (BENCH_WORKER_FLAGS). */
+function workerFlags(): string[] {
+  return process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [];
+}
+
 /**
  * Where a target's stdout and stderr go: the run's temporary directory (deleted at the end), or
  * BENCH_LOG_DIR when set (kept, one file per target and round: for `--trace-gc-nvp` and the like).
@@ -374,12 +379,7 @@ class Worker {
 
   constructor() {
     this.child = fork(join(here, 'load-worker.ts'), [], {
-      execArgv: [
-        '--import',
-        'tsx',
-        '--max-old-space-size=4096',
-        ...(process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? []),
-      ],
+      execArgv: ['--import', 'tsx', '--max-old-space-size=4096', ...workerFlags()],
       cwd: root,
     });
     prioritise(this.child.pid);
@@ -751,7 +751,7 @@ async function main(): Promise<void> {
             ...rest,
             stores,
             serverFlags: serverFlags(),
-            workerFlags: process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [],
+            workerFlags: workerFlags(),
           },
           runs,
           summary,
