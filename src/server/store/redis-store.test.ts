@@ -18,8 +18,10 @@ import {
   publicationSplit,
   RedisDeadlineError,
   RedisNotReadyError,
+  roomFromPublication,
   sharedSessionSecret,
   splitPublication,
+  storedPublication,
 } from './redis-store';
 import type { RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS } from './slots';
@@ -372,50 +374,123 @@ describe.skipIf(gate.skip)('redis store', () => {
       });
     });
 
-    it('a publication holding the room JSON is sent around it and published byte for byte', async () => {
+    it('a publication holding the room JSON is stored in place of the room field and published byte for byte', async () => {
       const store = await open();
       const first = record(code());
       first.room = { ...first.room, roomName: 'Zoë 🃏 night' } as typeof first.room;
       await store.create(first);
+      const key = `${prefix}room:${first.room.roomCode}`;
       const channel = `${prefix}published-split`;
       const heard: string[] = [];
       const subscriber = await connectRedis(REDIS_URL);
       await subscriber.subscribe(channel, (message) => heard.push(message));
       try {
         const second = next(first, 'split');
-        const stored = { ...second.room, log: [] };
         const message = `["uid",{"data":["room",{"version":2,"room":${roomJson(second.room)},"presence":{"é":true}}]}]`;
-        const split = splitPublication(message, roomJsonParts(stored));
-        expect(split).not.toBeNull();
-        // Sent beside the room field: the message less the stored room's JSON, its empty log (`[]`) aside.
-        expect(split!.head.length + split!.mid.length + split!.tail.length).toBe(
-          message.length - roomJson(stored).length + 2,
-        );
         expect(await store.save(second, 1, { channel, message })).toBe(true);
-        // A message without the room goes whole.
-        expect(splitPublication('v3', roomJsonParts(stored))).toBeNull();
+        // The message (found around the room's parts) holds the room: no room field beside it.
+        const hash = await withRedis((client) => client.hGetAll(key));
+        const { room: _room, ...slots } = slotHash(second);
+        const head = message.indexOf(roomJsonParts(second.room)[0]!);
+        const [before, log, after] = roomJsonParts(second.room) as [string, string, string];
+        expect(hash).toEqual({
+          ...slots,
+          pub: message,
+          po: `${head},${before.length},${log.length},${after.length}`,
+        });
+        expect(roomFromPublication(hash.pub!, hash.po!)).toBe(slotHash(second).room);
+        expect(await store.load(first.room.roomCode)).toEqual(second);
+
+        // A message without the room goes whole, and the room field is written again (pub and po go).
         const third = next(second, 'whole');
         expect(await store.save(third, 2, { channel, message: 'v3' })).toBe(true);
-        // With its parts (the adapter's, for a kept snapshot): cut there, published the same.
+        expect(await withRedis((client) => client.hGetAll(key))).toEqual(slotHash(third));
+
+        // With its parts (the adapter's, for a kept snapshot): stored the same, published the same.
         const fourth = next(third, 'parts');
-        const [before, log, after] = roomJsonParts(fourth.room) as [string, string, string];
-        const parts = { head: '["uid",{"data":["room",{"room":', before, mid: log, after, tail: '}]}]' };
-        const withParts = `${parts.head}${before}${log}${after}${parts.tail}`;
+        const [b4, log4, a4] = roomJsonParts(fourth.room) as [string, string, string];
+        const parts = {
+          head: '["uid",{"data":["room",{"room":',
+          before: b4,
+          mid: log4,
+          after: a4,
+          tail: '}]}]',
+        };
+        const withParts = `${parts.head}${b4}${log4}${a4}${parts.tail}`;
         expect(await store.save(fourth, 3, { channel, message: withParts, parts })).toBe(true);
+        expect((await withRedis((client) => client.hGetAll(key))).pub).toBe(withParts);
+
+        // Then a save with no publication (the announce path): the room field again.
+        const fifth = next(fourth, 'quiet');
+        expect(await store.save(fifth, 4)).toBe(true);
+        expect(await withRedis((client) => client.hGetAll(key))).toEqual(slotHash(fifth));
+
         await withRedis((client) => client.publish(channel, 'end'));
         for (let i = 0; i < 200 && !heard.includes('end'); i++) await sleep(10);
         expect(heard).toEqual([message, 'v3', withParts, 'end']);
-        expect(await store.load(first.room.roomCode)).toEqual(fourth);
+        expect(await store.load(first.room.roomCode)).toEqual(fifth);
       } finally {
         await subscriber.close();
       }
+    });
+
+    it('a log the slots cannot hold stays in the room field, with the message published whole', async () => {
+      const store = await open();
+      const first = record(code());
+      await store.create(first);
+      const key = `${prefix}room:${first.room.roomCode}`;
+      const second = next(first, 'long');
+      // More events than the ring holds: the log stays in the room JSON (fitsRing), so the stored room's
+      // log is not the empty one a publication's room is stored around.
+      const events = Array.from({ length: LOG_SLOTS + 1 }, (_, i) => ({
+        seq: i + 1,
+        at: second.room.lastActivity,
+        type: 'note',
+        text: `e${i}`,
+      }));
+      second.room = { ...second.room, log: events as unknown as LoggedEvent[], nextEventSeq: LOG_SLOTS + 2 };
+      const message = `["uid",${roomJson(second.room)}]`;
+      expect(await store.save(second, 1, { channel: '', message })).toBe(true);
+      const hash = await withRedis((client) => client.hGetAll(key));
+      expect(hash.pub).toBeUndefined();
+      expect(hash.room).toBe(roomJson(second.room));
+      expect(await store.load(first.room.roomCode)).toEqual(second);
+    });
+
+    it('a room field written beside a stored publication (an older process) is what load reads', async () => {
+      const store = await open();
+      const first = record(code());
+      await store.create(first);
+      const key = `${prefix}room:${first.room.roomCode}`;
+      const second = next(first, 'pub');
+      const message = `[${roomJson(second.room)}]`;
+      expect(await store.save(second, 1, { channel: '', message })).toBe(true);
+      expect((await withRedis((client) => client.hGetAll(key))).pub).toBe(message);
+      // A process from before this format saves with its room field and knows nothing of pub and po.
+      const older = { ...second.room, lastActivity: 123 };
+      await withRedis((client) => client.hSet(key, { v: '3', room: roomJson(older) }));
+      expect((await store.load(first.room.roomCode))?.room.lastActivity).toBe(123);
+    });
+
+    it('stored publication offsets that do not fit their message fail the load with a clear error', async () => {
+      expect(roomFromPublication('H{"a":1,"log":[9],"b":2}T', '1,13,3,7')).toBe('{"a":1,"log":[],"b":2}');
+      for (const po of ['1,2,3', '1,2,3,x', '-1,2,3,4', '1,2,3,400', '1.5,2,3,4', ''])
+        expect(() => roomFromPublication('H{"a":1}T', po)).toThrow(/stored publication offsets/);
+      const store = await open();
+      const first = record(code());
+      await store.create(first);
+      const key = `${prefix}room:${first.room.roomCode}`;
+      await withRedis(async (client) => {
+        await client.hDel(key, 'room');
+        await client.hSet(key, { pub: 'short', po: '0,100,0,100' });
+      });
+      await expect(store.load(first.room.roomCode)).rejects.toThrow(/stored publication offsets/);
     });
 
     it("a save takes a publication's parts as they are when they are cut around the stored room's JSON", () => {
       const room = record('SPLIT').room;
       const stored = roomJsonParts({ ...room, log: [] });
       const [before, , after] = stored as [string, string, string];
-      const sizes = stored.map((part) => Buffer.byteLength(part));
       const parts = { head: 'H', before, mid: '[1]', after, tail: 'T' };
       // The message is not read (not searched, not flattened) when the parts fit.
       const publication = {
@@ -425,30 +500,23 @@ describe.skipIf(gate.skip)('redis store', () => {
         },
         parts,
       };
-      expect(publicationSplit(publication, stored, sizes)).toEqual({
-        head: 'H',
-        nb: sizes[0],
-        mid: '[1]',
-        na: sizes[2],
-        tail: 'T',
-      });
+      expect(publicationSplit(publication, stored)).toEqual({ head: 'H', mid: '[1]', tail: 'T' });
+      // Stored as the message's bytes, with where the room's parts are in it.
+      const kept = storedPublication(publication, stored);
+      expect(kept?.pub.toString()).toBe(`H${before}[1]${after}T`);
+      expect(kept?.po).toBe(`1,${before.length},3,${after.length}`);
       // Parts around another room's JSON: the message is searched instead.
       const other = roomJsonParts({ ...room, hostId: 'other', log: [] });
       const message = `H${before}[1]${after}T`;
       const elsewhere = { channel: 'c', message, parts: { ...parts, before: other[0]!, after: other[2]! } };
-      expect(publicationSplit(elsewhere, stored, sizes)).toEqual(splitPublication(message, stored, sizes));
-      expect(publicationSplit(elsewhere, stored, sizes)).toEqual({
-        head: 'H',
-        nb: sizes[0],
-        mid: '[1]',
-        na: sizes[2],
-        tail: 'T',
-      });
-      // No parts: searched; not found: whole.
-      expect(publicationSplit({ channel: 'c', message }, stored, sizes)?.mid).toBe('[1]');
-      expect(
-        publicationSplit({ channel: 'c', message: 'v3', parts }, [JSON.stringify(room)], [1]),
-      ).toBeNull();
+      expect(publicationSplit(elsewhere, stored)).toEqual(splitPublication(message, stored));
+      expect(publicationSplit(elsewhere, stored)).toEqual({ head: 'H', mid: '[1]', tail: 'T' });
+      // No parts: searched; not found: whole (null), as for a room JSON without parts.
+      expect(publicationSplit({ channel: 'c', message }, stored)?.mid).toBe('[1]');
+      expect(publicationSplit({ channel: 'c', message: 'v3', parts }, [JSON.stringify(room)])).toBeNull();
+      expect(storedPublication({ channel: 'c', message: 'v3' }, stored)).toBeNull();
+      // A stored room whose log is not empty (not in the slots) is not stored around a publication.
+      expect(storedPublication({ channel: 'c', message }, [before, '[1]', after])).toBeNull();
     });
 
     it('a save publishes its publication once when it writes, never when it does not', async () => {

@@ -5,7 +5,8 @@
  * - `room:{CODE}`       hash with a TTL (roomTtlMs) refreshed by every create/save/touch, so a room nobody
  *                       uses disappears even when no process sweeps. Fields:
  *                       `v` the version; `room` the room's JSON (roomJson), its log empty when the log
- *                       is in slots; `a:<slot>` the applied command ids in a ring of APPLIED_SLOTS
+ *                       is in slots, or instead `pub` and `po`: the commit's publication, which holds the
+ *                       room's JSON around its log, and where (storedPublication); `a:<slot>` the applied command ids in a ring of APPLIED_SLOTS
  *                       (slot = version % APPLIED_SLOTS; load keeps those above the version minus
  *                       APPLIED_SLOTS); `e:<slot>` the log events in a ring of LOG_SLOTS (slot = seq %
  *                       LOG_SLOTS); `ll` the highest seq in the log slots (absent: none). See slots.ts.
@@ -29,8 +30,8 @@
  * so compare-and-set is atomic in Redis: of two processes saving over the same version exactly one wins.
  * A save may carry a publication (the commit's broadcast to the other processes, redis-adapter.ts),
  * which its script publishes after the write: published exactly when stored, in one round trip. The
- * room JSON the message holds is sent once, in the room field, and the script rebuilds the message
- * around it (splitPublication).
+ * message holds the room's JSON, so it is stored in place of the room field (storedPublication) and the
+ * room is sent once.
  * The scripts build room keys from the prefix, so this targets a single Redis (or a Sentinel group),
  * not Redis Cluster.
  */
@@ -103,14 +104,15 @@ return 1
 `);
 
 // KEYS[1] room hash, KEYS[2] activity zset.
-// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, channel, message, nb, na, mid,
-// tail, n, then n fields to delete, then field/value pairs to set, the room's first (`room`, its
-// JSON). `base` is the `ll` the delta was computed from ('' for none), or '*' for a write of
-// everything. A delta over a key whose `ll` differs, or in an older format, answers -1. The older
-// formats' fields (applied, data) always go. The message is published on `channel` after the write
-// (none when `channel` is ''): only by a save that writes. It is `message` as it is when `nb` is '';
-// otherwise `message` is its head and the script rebuilds it around the stored room's JSON: head, the
-// room JSON's first `nb` bytes, `mid`, its last `na` bytes, `tail` (splitPublication).
+// ARGV: expectedVersion, version, ttlMs, lastActivity, code, base, channel, message, po, n, then n
+// fields to delete, then field/value pairs to set. `base` is the `ll` the delta was computed from (''
+// for none), or '*' for a write of everything. A delta over a key whose `ll` differs, or in an older
+// format, answers -1. The older formats' fields (applied, data) always go. The message is published
+// on `channel` after the write (none when `channel` is ''): only by a save that writes. When `po` is
+// not '', the message also holds the room (see storedPublication): it is stored as `pub` with `po`,
+// and the `room` field goes; otherwise the pairs hold `room`, and `pub` and `po` go. The script only
+// passes the message on: every string a script gets or makes goes through Lua's string table, whose
+// hash (Redis's bundled Lua) reads every byte, ~1.2 µs a KB on an idle box (bench/README.md, session 16).
 const SAVE = script(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
@@ -120,72 +122,61 @@ if ARGV[6] ~= '*' then
     return -1
   end
 end
-local n = tonumber(ARGV[13])
-if ARGV[14 + n] ~= 'room' then return redis.error_reply('SAVE: the room field must come first') end
+local n = tonumber(ARGV[10])
 local del = {'applied', 'data'}
-for i = 14, 13 + n do del[#del + 1] = ARGV[i] end
-redis.call('HDEL', KEYS[1], unpack(del))
 local set = {'v', ARGV[2]}
-for i = 14 + n, #ARGV do set[#set + 1] = ARGV[i] end
+if ARGV[9] == '' then
+  del[3] = 'pub'
+  del[4] = 'po'
+else
+  del[3] = 'room'
+  set[3] = 'pub'
+  set[4] = ARGV[8]
+  set[5] = 'po'
+  set[6] = ARGV[9]
+end
+for i = 11, 10 + n do del[#del + 1] = ARGV[i] end
+redis.call('HDEL', KEYS[1], unpack(del))
+for i = 11 + n, #ARGV do set[#set + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(set))
 if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-if ARGV[7] ~= '' then
-  local message = ARGV[8]
-  if ARGV[9] ~= '' then
-    local room = ARGV[15 + n]
-    message = message .. string.sub(room, 1, tonumber(ARGV[9])) .. ARGV[11]
-      .. string.sub(room, #room - tonumber(ARGV[10]) + 1) .. ARGV[12]
-  end
-  redis.call('PUBLISH', ARGV[7], message)
-end
+if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
 return 1
 `);
 
 /**
- * `parts` joined, as UTF-8 bytes (the room field's value), and each part's byte length (what
- * splitPublication needs of them). node-redis concatenates every string argument of a command into
- * one string and flattens it to write it, so the room's ~3.3 KB went into the young heap twice a save
- * (the join, then the command's text); a Buffer argument is written as it is, beside the command's
- * text, from memory outside the JS heap.
+ * `parts` joined, as UTF-8 bytes. node-redis concatenates every string argument of a command into one
+ * string and flattens it to write it, so ~4 KB went into the young heap twice a save (the join, then
+ * the command's text); a Buffer argument is written as it is, beside the command's text, from memory
+ * outside the JS heap.
  */
-function utf8Of(parts: readonly string[]): { bytes: Buffer; sizes: number[] } {
-  const sizes = parts.map((part) => Buffer.byteLength(part));
-  const bytes = Buffer.allocUnsafe(sizes.reduce((a, b) => a + b, 0));
+function utf8Of(parts: readonly string[]): Buffer {
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part);
+  const bytes = Buffer.allocUnsafe(size);
   let at = 0;
   for (const part of parts) at += bytes.write(part, at);
-  return { bytes, sizes };
+  return bytes;
 }
 
-/** A publication's message cut around the stored room's JSON (splitPublication). */
+/** A publication's message cut around a room JSON's parts (splitPublication). */
 export interface SplitPublication {
-  /** The message up to the room JSON's first part. */
+  /** The message up to the room JSON's first part (before its log). */
   head: string;
-  /** UTF-8 length of the room JSON's first part (before its log), as the script counts. */
-  nb: number;
   /** The message between the room JSON's first and last parts (the broadcast's log). */
   mid: string;
-  /** UTF-8 length of the room JSON's last part (after its log). */
-  na: number;
-  /** The message after the room JSON's last part. */
+  /** The message after the room JSON's last part (after its log). */
   tail: string;
 }
 
 /**
- * `message` cut where it holds the stored room JSON's parts (roomJsonParts: before the log, the log,
- * after it), so the save sends those parts once, in the room field, and its script rebuilds the
- * message from them: a commit's broadcast carries the same room as the store's row but for the log
- * (log-delta.ts), ~3.3 KB of a ~3.9 KB message at 1,000 rooms, which node-redis stringified and wrote
- * twice a save (bench/README.md, session 13). Null when the room JSON has no parts or the message
- * does not hold them in order; then the message goes whole. The rebuilt message is `message` byte for
- * byte whatever it holds: the parts are found as text. `partBytes`, when given, are the parts' UTF-8
- * lengths (a save has them from the room field's bytes).
+ * `message` cut where it holds a room JSON's parts (roomJsonParts: before the log, the log, after it):
+ * `head + parts[0] + mid + parts[2] + tail === message`. Null when the room JSON has no parts or the
+ * message does not hold them in order. The parts are found as text, so this holds whatever the message
+ * is.
  */
-export function splitPublication(
-  message: string,
-  roomParts: readonly string[],
-  partBytes?: readonly number[],
-): SplitPublication | null {
+export function splitPublication(message: string, roomParts: readonly string[]): SplitPublication | null {
   if (roomParts.length !== 3) return null;
   const before = roomParts[0]!;
   const after = roomParts[2]!;
@@ -195,23 +186,20 @@ export function splitPublication(
   if (afterAt < 0) return null;
   return {
     head: message.slice(0, at),
-    nb: partBytes?.[0] ?? Buffer.byteLength(before),
     mid: message.slice(at + before.length, afterAt),
-    na: partBytes?.[2] ?? Buffer.byteLength(after),
     tail: message.slice(afterAt + after.length),
   };
 }
 
 /**
- * The split of `publication` a save sends (SplitPublication), around the stored room JSON's parts
- * `roomParts` (UTF-8 lengths `partBytes`): taken from the publication's own parts when they are cut
- * around those very parts (compared as strings: the same skeleton's, usually the same objects, so
- * no search and no flattening of the ~4 KB message), else found in its message (splitPublication).
+ * The split of `publication` around the room JSON's parts `roomParts` (SplitPublication): taken from the
+ * publication's own parts when they are cut around those very parts (compared as strings: the same
+ * skeleton's, usually the same objects, so no search and no flattening of the ~4 KB message), else
+ * found in its message (splitPublication).
  */
 export function publicationSplit(
   publication: Publication,
   roomParts: readonly string[],
-  partBytes: readonly number[],
 ): SplitPublication | null {
   const { parts } = publication;
   if (
@@ -220,8 +208,53 @@ export function publicationSplit(
     parts.before === roomParts[0] &&
     parts.after === roomParts[2]
   )
-    return { head: parts.head, nb: partBytes[0]!, mid: parts.mid, na: partBytes[2]!, tail: parts.tail };
-  return splitPublication(publication.message, roomParts, partBytes);
+    return { head: parts.head, mid: parts.mid, tail: parts.tail };
+  return splitPublication(publication.message, roomParts);
+}
+
+/**
+ * The `pub` and `po` fields of a save whose publication holds the room it stores: a commit's broadcast
+ * carries the same room as the stored one but for the log (log-delta.ts), ~3.3 KB of a ~3.9 KB
+ * message at 1,000 rooms, so the message is stored in place of the room field. `po` is where the room
+ * JSON's parts are in it, in UTF-16 code units as load reads the message back ('head,before,mid,after'
+ * lengths); the stored room is those parts around an empty log. Null when the stored room's log is not
+ * empty (a log the slots cannot hold stays in the room field) or the message does not hold its parts.
+ *
+ * Why not the room field beside the message: the save's script would take ~7.2 KB of arguments into
+ * Lua (both), or rebuild the message from the room field in Lua (session 13 to 15's way, ~11 KB of
+ * strings), and Redis's Lua hashes every byte of each; this takes ~3.9 KB (bench/README.md, session 16).
+ */
+export function storedPublication(
+  publication: Publication,
+  roomParts: readonly string[],
+): { pub: Buffer; po: string } | null {
+  if (roomParts.length !== 3 || roomParts[1] !== '[]') return null;
+  const split = publicationSplit(publication, roomParts);
+  if (split === null) return null;
+  const [before, , after] = roomParts as [string, string, string];
+  const { head, mid, tail } = split;
+  return {
+    pub: utf8Of([head, before, mid, after, tail]),
+    po: `${head.length},${before.length},${mid.length},${after.length}`,
+  };
+}
+
+/**
+ * The room JSON a `pub` field holds at `po` (storedPublication), or an error naming what is wrong: the
+ * offsets are checked against the message, so a damaged field is not read as some other JSON.
+ */
+export function roomFromPublication(pub: string, po: string): string {
+  const lengths = po.split(',').map(Number);
+  if (
+    lengths.length !== 4 ||
+    !lengths.every((n) => Number.isSafeInteger(n) && n >= 0) ||
+    lengths.reduce((a, b) => a + b, 0) > pub.length
+  ) {
+    throw new Error(`stored publication offsets do not fit its message: "${po}"`);
+  }
+  const [head, before, mid, after] = lengths as [number, number, number, number];
+  const afterAt = head + before + mid;
+  return `${pub.slice(head, head + before)}[]${pub.slice(afterAt, afterAt + after)}`;
 }
 
 // KEYS[1] room hash, KEYS[2] activity zset. ARGV: expectedVersion, code.
@@ -419,8 +452,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     const previous = base?.log?.deref();
     const { fits: inRing, from, tail } = ringUpdate(log, after, previous);
     const roomParts = roomJsonParts(inRing && log.length > 0 ? { ...room, log: [] } : room);
-    const room8 = utf8Of(roomParts);
-    const set: (string | Buffer)[] = ['room', room8.bytes];
+    const set: (string | Buffer)[] = [];
     for (const c of record.appliedCommands) {
       if (base === null || c.version > base.version)
         set.push(`a:${c.version % APPLIED_SLOTS}`, immutableJson(c));
@@ -451,7 +483,6 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       ll: last === null ? '' : String(last),
       slotted,
       roomParts,
-      roomPartBytes: room8.sizes,
     };
   };
 
@@ -470,8 +501,13 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         const record = JSON.parse(hash.data) as StoredRoom;
         return { ...record, version };
       }
-      if (hash.room === undefined) return null;
-      const room = JSON.parse(hash.room) as Room;
+      // The room field, or the commit's publication that holds it (storedPublication). A room field
+      // wins: every save deletes the other, and an older process that knows no `pub` writes a room.
+      let roomText = hash.room;
+      if (roomText === undefined && hash.pub !== undefined && hash.po !== undefined)
+        roomText = roomFromPublication(hash.pub, hash.po);
+      if (roomText === undefined) return null;
+      const room = JSON.parse(roomText) as Room;
       let appliedCommands: AppliedCommand[];
       if (hash.applied !== undefined) {
         // The format before the slots: the whole list in one field, the log in the room JSON.
@@ -497,8 +533,16 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 
     async create(record) {
       const { room, version } = record;
-      const { set, ll, slotted } = fieldsOf(record, null);
-      const args = [String(version), ttlMs, String(room.lastActivity), room.roomCode, ...set];
+      const { set, ll, slotted, roomParts } = fieldsOf(record, null);
+      const args = [
+        String(version),
+        ttlMs,
+        String(room.lastActivity),
+        room.roomCode,
+        'room',
+        utf8Of(roomParts),
+        ...set,
+      ];
       if ((await run(CREATE, [roomKey(room.roomCode), activityKey], args)) !== 1) return false;
       remember(room.roomCode, version, ll, slotted);
       return true;
@@ -510,21 +554,21 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       const { room, version } = record;
       const code = room.roomCode;
       const write = async (base: KnownKey | null) => {
-        const { del, set, ll, slotted, roomParts, roomPartBytes } = fieldsOf(record, base);
-        const head = [String(expectedVersion), String(version), ttlMs, String(room.lastActivity), code];
-        const split =
-          publication === undefined ? null : publicationSplit(publication, roomParts, roomPartBytes);
+        const { del, set, ll, slotted, roomParts } = fieldsOf(record, base);
+        const stored = publication === undefined ? null : storedPublication(publication, roomParts);
         const args = [
-          ...head,
+          String(expectedVersion),
+          String(version),
+          ttlMs,
+          String(room.lastActivity),
+          code,
           base === null ? '*' : base.ll,
           publication?.channel ?? '',
-          split?.head ?? publication?.message ?? '',
-          split === null ? '' : String(split.nb),
-          split === null ? '' : String(split.na),
-          split?.mid ?? '',
-          split?.tail ?? '',
+          stored?.pub ?? publication?.message ?? '',
+          stored?.po ?? '',
           String(del.length),
           ...del,
+          ...(stored === null ? ['room', utf8Of(roomParts)] : []),
           ...set,
         ];
         return { result: await run(SAVE, [roomKey(code), activityKey], args), ll, slotted };
