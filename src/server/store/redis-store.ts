@@ -22,6 +22,9 @@
  *                       everything and deletes their fields): { v, room: JSON with its log, applied:
  *                       JSON of the applied list }, and before it { v, data: JSON of the whole
  *                       StoredRoom } (a `data` field wins, since every newer write deletes it).
+ *                       The other way round does not hold: a process from before `pub` (session 16)
+ *                       reads a key saved with one as no room, as one from before the slots reads a
+ *                       slotted key's log as empty; so an upgrade stops the old processes first.
  * - `rooms:activity`    sorted set, member = room code, score = last activity (ms); what listIdle reads.
  * - `counters`          hash of analytics counters (HINCRBY / HINCRBYFLOAT).
  * - `session-secret`    the shared SESSION_SECRET when none is configured (see sharedSessionSecret).
