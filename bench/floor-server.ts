@@ -10,10 +10,11 @@
  * what the Redis round trip alone costs on this box, whatever the server around it does.
  *
  * With FLOOR_REDIS_SHAPE=save as well (load.ts `--floor-redis-save`) the write has the shape of the
- * real server's save instead (RedisStore's SAVE script): one EVALSHA carrying the room's JSON and the
- * whole snapshot event, a script that reads the version, writes the hash, refreshes the TTL and the
- * activity index and PUBLISHes the event on a channel this process also subscribes to (so each
- * publication comes back, as the adapter's do). The same bytes and Redis work as a real commit, without
+ * real server's save instead (RedisStore's SAVE script): one EVALSHA carrying the whole snapshot
+ * event, which holds the room (since session 16 the real save stores its publication in place of the
+ * room field), a script that reads the version, writes the hash, refreshes the TTL and the activity
+ * index and PUBLISHes the event on a channel this process also subscribes to (so each publication
+ * comes back, as the adapter's do). The same bytes and Redis work as a real commit, without
  * the rules, the gateway or the presence.
  *
  * Run by load.ts with `fork`; reports `{ port }` over IPC once listening. Env: FLOOR_SNAPSHOT (a JSON
@@ -39,10 +40,10 @@ const saveShape = process.env.FLOOR_REDIS_SHAPE === 'save';
 /** The real SAVE script's Redis work, minus its checks' branches. */
 const SAVE_LIKE = `
 local v = redis.call('HGET', KEYS[1], 'v')
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'room', ARGV[2])
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'pub', ARGV[5], 'po', '0,0,0,0')
 redis.call('PEXPIRE', KEYS[1], 900000)
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1`;
 const channel = `${keyPrefix}publications`;
 const saveSha = redis && saveShape ? await redis.scriptLoad(SAVE_LIKE) : '';
@@ -52,7 +53,7 @@ if (subscriber) {
   await subscriber.subscribe(channel, () => {});
 }
 
-/** Stores the command's snapshot (its room JSON and the whole event) in Redis, by `SET` or the save's shape. */
+/** Stores the command's snapshot in Redis, by `SET` or the save's shape. */
 function store(roomCode: string, snapshot: RoomSnapshot): Promise<unknown> {
   if (!redis) return Promise.resolve();
   if (!saveShape) return redis.set(`${keyPrefix}${roomCode}`, JSON.stringify(snapshot));
@@ -60,7 +61,6 @@ function store(roomCode: string, snapshot: RoomSnapshot): Promise<unknown> {
     keys: [`${keyPrefix}room:${roomCode}`, `${keyPrefix}activity`],
     arguments: [
       String(snapshot.version),
-      JSON.stringify(snapshot.room),
       String(Date.now()),
       roomCode,
       channel,
