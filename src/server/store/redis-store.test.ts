@@ -138,6 +138,13 @@ describe.skipIf(gate.skip)('redis store', () => {
     afterAll(async () => {
       await Promise.all(opened.map((s) => s.close()));
     });
+    /** A new store with a room created in it at version 1, and the room's key. */
+    async function openWithRoom(): Promise<{ store: RoomStore; first: StoredRoom; key: string }> {
+      const store = await open();
+      const first = record(code());
+      await store.create(first);
+      return { store, first, key: `${prefix}room:${first.room.roomCode}` };
+    }
 
     it('two connections racing saves version after version: exactly one wins each round', async () => {
       const [a, b] = [await open(), await open()];
@@ -435,10 +442,7 @@ describe.skipIf(gate.skip)('redis store', () => {
     });
 
     it('a log the slots cannot hold stays in the room field, with the message published whole', async () => {
-      const store = await open();
-      const first = record(code());
-      await store.create(first);
-      const key = `${prefix}room:${first.room.roomCode}`;
+      const { store, first, key } = await openWithRoom();
       const second = next(first, 'long');
       // More events than the ring holds: the log stays in the room JSON (fitsRing), so the stored room's
       // log is not the empty one a publication's room is stored around.
@@ -458,10 +462,7 @@ describe.skipIf(gate.skip)('redis store', () => {
     });
 
     it('a room field written beside a stored publication (an older process) is what load reads', async () => {
-      const store = await open();
-      const first = record(code());
-      await store.create(first);
-      const key = `${prefix}room:${first.room.roomCode}`;
+      const { store, first, key } = await openWithRoom();
       const second = next(first, 'pub');
       const message = `[${roomJson(second.room)}]`;
       expect(await store.save(second, 1, { channel: '', message })).toBe(true);
@@ -476,10 +477,7 @@ describe.skipIf(gate.skip)('redis store', () => {
       expect(roomFromPublication('H{"a":1,"log":[9],"b":2}T', '1,13,3,7')).toBe('{"a":1,"log":[],"b":2}');
       for (const po of ['1,2,3', '1,2,3,x', '-1,2,3,4', '1,2,3,400', '1.5,2,3,4', ''])
         expect(() => roomFromPublication('H{"a":1}T', po)).toThrow(/stored publication offsets/);
-      const store = await open();
-      const first = record(code());
-      await store.create(first);
-      const key = `${prefix}room:${first.room.roomCode}`;
+      const { store, first, key } = await openWithRoom();
       await withRedis(async (client) => {
         await client.hDel(key, 'room');
         await client.hSet(key, { pub: 'short', po: '0,100,0,100' });
