@@ -19,6 +19,7 @@ import {
   RedisDeadlineError,
   RedisNotReadyError,
   roomFromPublication,
+  SAVE_SCRIPT_SOURCE,
   sharedSessionSecret,
   splitPublication,
   storedPublication,
@@ -471,6 +472,21 @@ describe.skipIf(gate.skip)('redis store', () => {
       const older = { ...second.room, lastActivity: 123 };
       await withRedis((client) => client.hSet(key, { v: '3', room: roomJson(older) }));
       expect((await store.load(first.room.roomCode))?.room.lastActivity).toBe(123);
+    });
+
+    it('the save script refuses a write that would leave the key with neither a room field nor pub', async () => {
+      const { store, first, key } = await openWithRoom();
+      const before = await withRedis((client) => client.hGetAll(key));
+      // expectedVersion, version, ttl, lastActivity, code, base '*', no channel, no message, po '' (so
+      // the pairs must hold the room), no field to delete, then pairs without the room field.
+      const args = ['1', '2', '0', '1', first.room.roomCode, '*', '', '', '', '0', 'a:2', '{}'];
+      await expect(
+        withRedis((client) =>
+          client.eval(SAVE_SCRIPT_SOURCE, { keys: [key, `${prefix}rooms:activity`], arguments: args }),
+        ),
+      ).rejects.toThrow(/room field must come first/);
+      expect(await withRedis((client) => client.hGetAll(key))).toEqual(before);
+      expect(await store.load(first.room.roomCode)).toEqual(first);
     });
 
     it('stored publication offsets that do not fit their message fail the load with a clear error', async () => {

@@ -6,7 +6,8 @@
  *                       uses disappears even when no process sweeps. Fields:
  *                       `v` the version; `room` the room's JSON (roomJson), its log empty when the log
  *                       is in slots, or instead `pub` and `po`: the commit's publication, which holds the
- *                       room's JSON around its log, and where (storedPublication); `a:<slot>` the applied command ids in a ring of APPLIED_SLOTS
+ *                       room's JSON around its log, and where (storedPublication); `a:<slot>` the
+ *                       applied command ids in a ring of APPLIED_SLOTS
  *                       (slot = version % APPLIED_SLOTS; load keeps those above the version minus
  *                       APPLIED_SLOTS); `e:<slot>` the log events in a ring of LOG_SLOTS (slot = seq %
  *                       LOG_SLOTS); `ll` the highest seq in the log slots (absent: none). See slots.ts.
@@ -129,6 +130,7 @@ local n = tonumber(ARGV[10])
 local del = {'applied', 'data'}
 local set = {'v', ARGV[2]}
 if ARGV[9] == '' then
+  if ARGV[11 + n] ~= 'room' then return redis.error_reply('SAVE: without pub, the room field must come first') end
   del[3] = 'pub'
   del[4] = 'po'
 else
@@ -147,6 +149,9 @@ redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
 return 1
 `);
+
+/** The SAVE script's source, for the tests that call it with arguments the store never sends. */
+export const SAVE_SCRIPT_SOURCE = SAVE.source;
 
 /**
  * `parts` joined, as UTF-8 bytes. node-redis concatenates every string argument of a command into one
