@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_HELPER_THREADS_NICE } from './helper-threads';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 /** Empty strings count as unset, so `FOO= npm start` behaves like no FOO. */
@@ -49,6 +50,7 @@ const envSchema = z.object({
     .default('false')
     .transform((s) => s === 'true' || s === '1'),
   HEAP_GROWING_PERCENT: int(DEFAULT_HEAP_GROWING_PERCENT).pipe(z.number().max(1000)),
+  HELPER_THREADS_NICE: int(DEFAULT_HELPER_THREADS_NICE).pipe(z.number().max(19)),
 });
 
 /** The parsed settings. */
@@ -81,6 +83,8 @@ export interface Config {
   skipWebBuild: boolean;
   /** V8's heap growing factor in percent, applied by main.ts at start (0: V8's default). */
   heapGrowingPercent: number;
+  /** Nice value of the process's threads other than the event loop (helper-threads.ts; 0: left as they are). */
+  helperThreadsNice: number;
 }
 
 /** Thrown for a bad or incomplete configuration; main prints it and exits 1. */
@@ -117,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     joinRatePerMin: e.JOIN_RATE_PER_MIN,
     skipWebBuild: e.SKIP_WEB_BUILD,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
+    helperThreadsNice: e.HELPER_THREADS_NICE,
   };
 }
 

@@ -3,8 +3,8 @@
  * URL and never a token, and on SIGTERM finishes what it acknowledged, closes the store and exits 0.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,7 +57,50 @@ async function launch(env: Record<string, string>) {
   return { url, child, exited, output: () => output };
 }
 
+/** Each thread of process `pid` with its nice value (field 19 of /proc/<pid>/task/<tid>/stat, Linux). */
+function threadNices(pid: number): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // Fields after the command name (in parentheses), which may hold spaces: field 3 is the first.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    nices.set(Number(tid), Number(fields[19 - 3]));
+  }
+  return nices;
+}
+
 describe('main.ts', () => {
+  it("runs every thread but the event loop's at the helpers' nice value (10 by default, 0 leaves them)", async () => {
+    const base = getPriority();
+    for (const [env, expected] of [
+      [{}, Math.max(base, 10)],
+      [{ HELPER_THREADS_NICE: '15' }, Math.max(base, 15)],
+      [{ HELPER_THREADS_NICE: '0' }, base],
+    ] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+      dirs.push(dataDir);
+      const server = await launch({ DATA_DIR: dataDir, ...env });
+      const pid = server.child.pid!;
+      const nices = threadNices(pid);
+      // V8's platform threads at least, the SQLite writer, tsx's loader.
+      expect(nices.size).toBeGreaterThanOrEqual(6);
+      expect(nices.get(pid)).toBe(base);
+      for (const [tid, nice] of nices)
+        if (tid !== pid) expect({ tid, nice }).toEqual({ tid, nice: expected });
+      const listening = server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === 'Chipless is listening');
+      // The threads main.ts changed (V8's four platform threads among them), none when told to leave them.
+      if (expected === base) expect(listening?.helperThreads).toBe(0);
+      else expect(listening?.helperThreads).toBeGreaterThanOrEqual(4);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  });
+
   it('serves, logs JSON without tokens, and stops gracefully on SIGTERM with every ack committed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
     dirs.push(dataDir);

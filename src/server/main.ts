@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { ServerOptions } from 'socket.io';
 import { type Application, createApplication, DEFAULT_WEB_DIR } from './app';
 import { type Config, ConfigError, loadConfig, randomSecret, readOrCreateSecretFile } from './config';
+import { lowerHelperThreads } from './helper-threads';
 import { createLogger, type Logger } from './logger';
 import { createStore } from './store';
 
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
       resolveListen();
     });
   });
+  // Every helper the process starts with exists by now (V8's at start, the store's writer when it opened).
+  const helperThreads = lowerHelperThreads(config.helperThreadsNice).length;
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
       port,
       store: config.store,
       dataDir: config.dataDir,
+      helperThreads,
     },
     'Chipless is listening',
   );

@@ -70,6 +70,7 @@ describe('config', () => {
       sessionSecret: undefined,
       trustProxy: false,
       heapGrowingPercent: 150,
+      helperThreadsNice: 10,
     });
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
@@ -91,6 +92,10 @@ describe('config', () => {
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' })).toThrow(/HEAP_GROWING_PERCENT/);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '5000' })).toThrow(/HEAP_GROWING_PERCENT/);
+    expect(loadConfig({ HELPER_THREADS_NICE: '0' }).helperThreadsNice).toBe(0);
+    expect(loadConfig({ HELPER_THREADS_NICE: '19' }).helperThreadsNice).toBe(19);
+    expect(() => loadConfig({ HELPER_THREADS_NICE: '20' })).toThrow(/HELPER_THREADS_NICE/);
+    expect(() => loadConfig({ HELPER_THREADS_NICE: '-1' })).toThrow(/HELPER_THREADS_NICE/);
   });
 
   it('the generated session secret is created once and kept', () => {

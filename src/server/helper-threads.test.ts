@@ -1,0 +1,37 @@
+/** lowerHelperThreads: every thread but the main one to the nice value asked, never raised back. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { lowerHelperThreads } from './helper-threads';
+
+/** This process's threads with their nice values (field 19 of /proc/self/task/<tid>/stat, Linux). */
+function nices(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]));
+  }
+  return out;
+}
+
+describe('lowerHelperThreads', () => {
+  it('lowers every thread but the main one, and never raises one', () => {
+    // Vitest runs this file in a process of its own (a fork), on its main thread.
+    const before = nices();
+    const main = before.get(process.pid)!;
+    expect([0, 20, -1, 2.5, Number.NaN].map((n) => lowerHelperThreads(n))).toEqual([[], [], [], [], []]);
+    expect(nices()).toEqual(before);
+
+    const target = Math.max(main + 2, 12);
+    const lowered = lowerHelperThreads(target);
+    const after = nices();
+    expect(after.get(process.pid)).toBe(main);
+    const helpers = [...after.keys()].filter((tid) => tid !== process.pid);
+    expect(helpers.length).toBeGreaterThanOrEqual(4);
+    for (const tid of helpers) expect({ tid, nice: after.get(tid) }).toEqual({ tid, nice: target });
+    expect(lowered.sort()).toEqual(helpers.filter((tid) => (before.get(tid) ?? 0) < target).sort());
+
+    // A lower value changes nothing: a thread's priority is only ever lowered.
+    expect(lowerHelperThreads(target - 1)).toEqual([]);
+    expect(nices()).toEqual(after);
+  });
+});
