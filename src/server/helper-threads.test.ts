@@ -1,17 +1,7 @@
 /** lowerHelperThreads: every thread but the main one to the nice value asked, never raised back. */
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lowerHelperThreads } from './helper-threads';
-
-/** This process's threads with their nice values (field 19 of /proc/self/task/<tid>/stat, Linux). */
-function nices(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]));
-  }
-  return out;
-}
+import { threadNices as nices } from './test-helpers';
 
 describe('lowerHelperThreads', () => {
   it('lowers every thread but the main one, and never raises one', () => {

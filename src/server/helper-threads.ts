@@ -8,8 +8,8 @@
  * for is then not running: in Redis mode, redis-server, whose answer every commit waits for. With the
  * helpers at nice 10, the event loop and other processes at the default priority take the CPU first;
  * the helpers get what is left, and the garbage collector does the rest on the main thread.
- * Measured at 1,000 rooms on the 2-core box (bench/README.md, session 17): Redis mode's p99 halved in
- * six runs of seven.
+ * Measured at 1,000 rooms on the 2-core box (bench/README.md, session 17): Redis mode's p99 was lower
+ * in six pairs of runs of seven, its median about halved.
  *
  * Linux only: a thread's id names it to setpriority (/proc/self/task lists them). Elsewhere, or where
  * a thread cannot be changed, nothing changes. Threads started later (libuv's pool grows on demand, a

@@ -3,7 +3,7 @@
  * URL and never a token, and on SIGTERM finishes what it acknowledged, closes the store and exits 0.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './free-port';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 import { createSqliteStore } from './store/sqlite-store';
-import { okData, sleep, TestClient } from './test-helpers';
+import { okData, sleep, TestClient, threadNices } from './test-helpers';
 
 const gate = await redisGate('main.ts helper threads');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,18 +57,6 @@ async function launch(env: Record<string, string>) {
     await sleep(100);
   }
   return { url, child, exited, output: () => output };
-}
-
-/** Each thread of process `pid` with its nice value (field 19 of /proc/<pid>/task/<tid>/stat, Linux). */
-function threadNices(pid: number): Map<number, number> {
-  const nices = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    // Fields after the command name (in parentheses), which may hold spaces: field 3 is the first.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    nices.set(Number(tid), Number(fields[19 - 3]));
-  }
-  return nices;
 }
 
 describe('main.ts', () => {

@@ -4,7 +4,7 @@
  * helpers. Nothing is mocked.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -336,4 +336,19 @@ export async function getJson<T = unknown>(url: string, path: string): Promise<{
 /** Sleeps `ms`. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Each thread of a process (this one by default) with its nice value: field 19 of
+ * /proc/<pid>/task/<tid>/stat (Linux), counted after the command name, which is in parentheses and may
+ * hold spaces.
+ */
+export function threadNices(pid: number | 'self' = 'self'): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // Field 3 is the first after the name.
+    nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]));
+  }
+  return nices;
 }

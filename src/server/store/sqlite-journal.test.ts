@@ -5,11 +5,12 @@
  * the database already holds, journal files started one after another, entries that do not fit the
  * database, and the data directory locked to one store.
  */
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { threadNices } from '../test-helpers';
 import { gameRecords } from './engine-game';
 import type { StoredRoom } from './room-store';
 import { Batch, entryOf, type JournalEntry, type RoomEntry } from './sqlite-apply';
@@ -231,19 +232,14 @@ describe('SQLite store journal', () => {
   });
 
   it('the writer thread runs at the nice value it is given, so its batches yield the CPU to commands', async () => {
-    // Field 19 of /proc/<pid>/task/<tid>/stat (Linux) is a thread's nice value.
-    const threadNices = () =>
-      readdirSync('/proc/self/task').map((tid) => {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      });
-    expect(threadNices().filter((n) => n === 13)).toEqual([]);
+    const nices = () => [...threadNices().values()];
+    expect(nices().filter((n) => n === 13)).toEqual([]);
     const { store } = openStore({ writerNice: 13 });
     await play(store, 'NICE1', 2);
     await store.flush();
-    expect(threadNices().filter((n) => n === 13)).toEqual([13]);
+    expect(nices().filter((n) => n === 13)).toEqual([13]);
     await store.close();
-    expect(threadNices().filter((n) => n === 13)).toEqual([]);
+    expect(nices().filter((n) => n === 13)).toEqual([]);
   });
 
   it('an unreadable journal entry makes the open fail, leaving the directory unlocked and the journal as it was', async () => {
