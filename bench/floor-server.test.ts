@@ -2,6 +2,8 @@
  * The floor server's Redis variants (`--floor-redis`, `--floor-redis-save`): a command's snapshot is in
  * Redis, in the shape the variant claims, by the time its broadcast reaches a phone; the bare floor
  * stores nothing. Runs floor-server.ts through tsx as load.ts runs its build, against the real Redis.
+ * The hop variant (`--floor-hop`): commands come back from the thread in order, each acked and
+ * broadcast with its own version.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -139,6 +141,31 @@ describe.skipIf(gate.skip)('floor server with Redis', () => {
       const keys: string[] = [];
       for await (const batch of redis.scanIterator({ MATCH: `${prefix}bare:*` })) keys.push(...batch);
       expect(keys).toEqual([]);
+    } finally {
+      await stopFloor(floor);
+    }
+  });
+});
+
+describe('floor server with the hop to a thread', () => {
+  it('acks and broadcasts each command with its own version, in order, after the hop', async () => {
+    const floor = await startFloor({ FLOOR_HOP: '1' });
+    try {
+      const first = await oneCommand(floor.url, 'HOPAA');
+      expect(first.version).toBe(2);
+      expect(first.broadcast.version).toBe(2);
+      // Commands sent together come back from the thread in the order sent.
+      const socket: Socket = io(floor.url, { transports: ['websocket'], reconnection: false });
+      try {
+        await new Promise<void>((resolve) => socket.once('connect', resolve));
+        await socket.emitWithAck('join', { roomCode: 'HOPBB' });
+        const acks = (await Promise.all(
+          [1, 2, 3, 4, 5].map(() => socket.emitWithAck('command', { roomCode: 'HOPBB' })),
+        )) as Array<{ ok: boolean; data: { version: number } }>;
+        expect(acks.map((a) => a.data.version)).toEqual([2, 3, 4, 5, 6]);
+      } finally {
+        socket.disconnect();
+      }
     } finally {
       await stopFloor(floor);
     }

@@ -17,11 +17,19 @@
  * comes back, as the adapter's do). The same bytes and Redis work as a real commit, without
  * the rules, the gateway or the presence.
  *
+ * With FLOOR_HOP set instead (load.ts `--floor-hop`) each command crosses to a worker thread and back
+ * before the ack and the broadcast: the main thread posts the room's next version, and the thread
+ * answers with it and the snapshot event's JSON text (copied across, as every message's strings are).
+ * That is the hop a server with its rooms on a thread of their own (the engine, the store and the room
+ * JSON off the socket thread) would add to every command; what it costs over the bare floor is the
+ * least such a server could cost.
+ *
  * Run by load.ts with `fork`; reports `{ port }` over IPC once listening. Env: FLOOR_SNAPSHOT (a JSON
- * file), FLOOR_REDIS_URL, FLOOR_KEY_PREFIX, FLOOR_REDIS_SHAPE (set, the default, or save).
+ * file), FLOOR_REDIS_URL, FLOOR_KEY_PREFIX, FLOOR_REDIS_SHAPE (set, the default, or save), FLOOR_HOP.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import { Server } from 'socket.io';
 import { connectRedis } from '../src/server/store/redis-store';
 import type { RoomSnapshot } from '../src/shared/protocol';
@@ -68,6 +76,27 @@ function store(roomCode: string, snapshot: RoomSnapshot): Promise<unknown> {
     ],
   });
 }
+/** The hop's thread: answers each version with it and the event's text. */
+const HOP_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', (version) => parentPort.postMessage([version, workerData.text]));`;
+const hop = process.env.FLOOR_HOP
+  ? new Worker(HOP_THREAD, { eval: true, workerData: { text: JSON.stringify(['room', sample]) } })
+  : null;
+/** What to do when the thread answers, in the order the versions were posted (messages keep their order). */
+const hopAnswers: Array<() => void> = [];
+hop?.on('message', () => hopAnswers.shift()?.());
+
+/** Runs `then` once the command has been to the hop's thread and back, or at once without FLOOR_HOP. */
+function afterHop(version: number, then: () => void): void {
+  if (!hop) {
+    then();
+    return;
+  }
+  hopAnswers.push(then);
+  hop.postMessage(version);
+}
+
 const httpServer = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
 });
@@ -85,8 +114,10 @@ io.on('connection', (socket) => {
     versions.set(req.roomCode, version);
     const snapshot = { ...sample, version };
     if (!redis) {
-      ack({ ok: true, data: { version } });
-      io.to(req.roomCode).emit('room', snapshot);
+      afterHop(version, () => {
+        ack({ ok: true, data: { version } });
+        io.to(req.roomCode).emit('room', snapshot);
+      });
       return;
     }
     store(req.roomCode, snapshot).then(
@@ -106,6 +137,7 @@ httpServer.listen(0, '127.0.0.1', () => {
 });
 
 const shutdown = () => {
+  void hop?.terminate();
   subscriber?.destroy();
   redis?.destroy();
   io.close();

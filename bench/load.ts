@@ -8,7 +8,7 @@
  *   npm run bench                             1,000 rooms, 3 rounds of 20 s per target, in turns
  *   npm run bench -- --rooms 1000 --duration 60 --rounds 1 --store sqlite
  *   options: --rooms N --duration S --rounds N --warmup S --store sqlite|redis|none --workers W --rate R (commands/room/s)
- *            --seed N --setup-concurrency N --no-floor --floor-redis --floor-redis-save --cpu-prof (server writes a .cpuprofile to bench/results/prof)
+ *            --seed N --setup-concurrency N --no-floor --floor-redis --floor-redis-save --floor-hop --cpu-prof (server writes a .cpuprofile to bench/results/prof)
  *            --nice=-N (scheduling priority of the measured processes; see README)
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
@@ -54,6 +54,7 @@ const { values: args } = parseArgs({
     'no-floor': { type: 'boolean', default: false },
     'floor-redis': { type: 'boolean', default: false },
     'floor-redis-save': { type: 'boolean', default: false },
+    'floor-hop': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     nice: { type: 'string' },
     rounds: { type: 'string' },
@@ -93,6 +94,12 @@ const params = {
    * index and PUBLISHes the event back to this process). No verdict.
    */
   floorRedisSave: args['floor-redis-save'] ?? false,
+  /**
+   * Another diagnostic target: the floor with each command sent to a worker thread and back (the snapshot
+   * event's text copied on the way back) before it acks and broadcasts: the hop that rooms on a thread
+   * of their own would add to every command. No verdict.
+   */
+  floorHop: args['floor-hop'] ?? false,
   /**
    * Times every target (stores, then the floor) is measured, in turns. This box's speed drifts by tens
    * of percent from one minute to the next (the same code measured 305–390 µs a command); with turns,
@@ -135,7 +142,7 @@ if ((params.floorRedis || params.floorRedisSave) && !process.env.REDIS_URL) {
 
 /** One measured target: the real server on a store, or the floor. */
 interface TargetResult {
-  target: 'sqlite' | 'redis' | 'floor' | 'floor-redis' | 'floor-redis-save';
+  target: 'sqlite' | 'redis' | 'floor' | 'floor-redis' | 'floor-redis-save' | 'floor-hop';
   /** Which turn of --rounds (1-based). */
   round: number;
   setupMs: number;
@@ -316,22 +323,24 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
 /**
  * The floor server (bench/floor-server.ts) compiled the way the server is (scripts/server-build.mjs's
  * options) into dist/bench, so neither side runs through a TypeScript loader; broadcasting `snapshot`
- * (or a synthetic one). With `redisShape`, the diagnostic variants that store each command in Redis
- * first (`--floor-redis`, `--floor-redis-save`), under a key prefix of their own deleted on stop.
+ * (or a synthetic one). With `variant`, the diagnostic variants: those that store each command in Redis
+ * first (`--floor-redis`, `--floor-redis-save`), under a key prefix of their own deleted on stop, and
+ * the one that sends each command to a worker thread and back first (`--floor-hop`).
  */
 async function startFloor(
   snapshot: RoomSnapshot | null,
   tmp: string,
-  redisShape: 'set' | 'save' | null = null,
+  variant: 'set' | 'save' | 'hop' | null = null,
 ): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   const keyPrefix = `chipless-bench-floor-${randomBytes(6).toString('hex')}:`;
-  const withRedis = redisShape !== null;
+  const withRedis = variant === 'set' || variant === 'save';
   if (withRedis) {
     env.FLOOR_REDIS_URL = process.env.REDIS_URL;
     env.FLOOR_KEY_PREFIX = keyPrefix;
-    env.FLOOR_REDIS_SHAPE = redisShape;
+    env.FLOOR_REDIS_SHAPE = variant;
   }
+  if (variant === 'hop') env.FLOOR_HOP = '1';
   if (snapshot) {
     const file = join(tmp, 'floor-snapshot.json');
     writeFileSync(file, JSON.stringify(snapshot));
@@ -634,7 +643,7 @@ async function main(): Promise<void> {
         'Raise it (ulimit -n 65536) or use fewer rooms.',
     );
   }
-  if (params.floor || params.floorRedis || params.floorRedisSave) await buildFloor();
+  if (params.floor || params.floorRedis || params.floorRedisSave || params.floorHop) await buildFloor();
   const tmp = mkdtempSync(join(os.tmpdir(), 'chipless-bench-'));
   const runs: TargetResult[] = [];
   const failures: Array<{ target: string; error: string }> = [];
@@ -663,6 +672,7 @@ async function main(): Promise<void> {
       const diagnostics = [
         ...(params.floorRedis ? [['floor-redis', 'set'] as const] : []),
         ...(params.floorRedisSave ? [['floor-redis-save', 'save'] as const] : []),
+        ...(params.floorHop ? [['floor-hop', 'hop'] as const] : []),
       ];
       for (const [name, shape] of diagnostics) {
         const server = await startFloor(sample, tmp, shape);
