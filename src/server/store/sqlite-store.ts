@@ -91,7 +91,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJsonParts } from '../room-json';
@@ -127,16 +127,6 @@ const WRITER_ENTRY: { script: URL; module: string | null } = import.meta.url.end
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
-
-/**
- * The writer thread's young generation (MB, V8's `maxYoungGenerationSizeMb`: two semi-spaces and a
- * third for large objects). V8's default, 48, let the thread's new space grow to 32 MB, all of it
- * resident, for garbage that dies within a batch (the 1 MiB journal reads and their parsed entries).
- * At 6 (new space 4 MB) the server's peak RSS at 1,000 rooms was 419–426 MB against 460–470 in four
- * pairs of one-minute runs, and the thread's CPU stayed within the runs' noise (bench/README.md,
- * session 18).
- */
-export const WRITER_YOUNG_GENERATION_MB = 6;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rooms (
@@ -223,8 +213,6 @@ export interface SqliteStore extends RoomStore {
    * For tests of restarts within one process.
    */
   abandon(): Promise<void>;
-  /** The writer thread's V8 limits as Node reports them (`Worker#resourceLimits`), for tests. */
-  writerResourceLimits(): ResourceLimits;
 }
 
 /**
@@ -393,7 +381,6 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       intervalMs: options.writeIntervalMs ?? 5000,
       nice: options.writerNice ?? 10,
     } satisfies WriterData & { module: string | null },
-    resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
   });
   const exited = new Promise<void>((resolve) => writer.once('exit', () => resolve()));
   /**
@@ -545,7 +532,6 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return out;
     },
     flush: () => settle(lastLsn),
-    writerResourceLimits: () => writer.resourceLimits ?? {},
     async abandon() {
       if (closed) return;
       closed = true;
