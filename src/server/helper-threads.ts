@@ -33,18 +33,21 @@ export function lowerHelperThreads(nice: number): number[] {
   } catch {
     return [];
   }
-  const lowered: number[] = [];
-  for (const tid of tids) {
-    // The main thread's id is the process id.
-    if (!Number.isInteger(tid) || tid <= 0 || tid === process.pid) continue;
-    try {
-      if (getPriority(tid) < nice) {
-        setPriority(tid, nice);
-        lowered.push(tid);
-      }
-    } catch {
-      // The thread ended since the listing, or may not be changed: leave it.
-    }
+  // The main thread's id is the process id.
+  return tids.filter((tid) => tid !== process.pid && lowerThread(tid, nice));
+}
+
+/**
+ * Lowers thread `tid` (a Linux thread id) to `nice` if it runs at a higher priority; never raises it.
+ * True when it changed; false when it was already as low, has ended, or may not be changed.
+ */
+export function lowerThread(tid: number, nice: number): boolean {
+  if (!Number.isInteger(tid) || tid <= 0) return false;
+  try {
+    if (getPriority(tid) >= nice) return false;
+    setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
   }
-  return lowered;
 }

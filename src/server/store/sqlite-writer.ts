@@ -17,10 +17,10 @@
  * latency spikes (bench/README.md, session 7).
  */
 import { closeSync, existsSync, fstatSync, openSync, readlinkSync, readSync, unlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { lowerThread } from '../helper-threads';
 import { Batch, createApplier, entryOf } from './sqlite-apply';
 import { journalFileName, parseRecords } from './sqlite-journal';
 
@@ -58,10 +58,9 @@ const data = workerData as WriterData;
  */
 function lowerPriority(nice: number): void {
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0 && getPriority(tid) < nice) setPriority(tid, nice);
+    lowerThread(Number(readlinkSync('/proc/thread-self').split('/').pop()), nice);
   } catch {
-    // Not Linux or not permitted: run at the process's priority.
+    // Not Linux: run at the process's priority.
   }
 }
 lowerPriority(data.nice);
