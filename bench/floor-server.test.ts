@@ -3,9 +3,12 @@
  * Redis, in the shape the variant claims, by the time its broadcast reaches a phone; the bare floor
  * stores nothing. Runs floor-server.ts through tsx as load.ts runs its build, against the real Redis.
  * The hop variant (`--floor-hop`): commands come back from the thread in order, each acked and
- * broadcast with its own version.
+ * broadcast with its own version. The rooms variant (`--floor-rooms`): each command is a real room's,
+ * acked and broadcast with what that room committed.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
@@ -168,6 +171,49 @@ describe('floor server with the hop to a thread', () => {
       }
     } finally {
       await stopFloor(floor);
+    }
+  });
+});
+
+describe('floor server with the rooms on a thread', () => {
+  it("acks each command with the version the real room committed and broadcasts that room's snapshot", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-floor-rooms-'));
+    const floor = await startFloor({ FLOOR_ROOMS: dataDir });
+    try {
+      // The room is made on its first command: created (version 1), joined by five (6), then the
+      // strategy's first move, the host approving the first of them (7).
+      const first = await oneCommand(floor.url, 'ROOMA');
+      expect(first.version).toBe(7);
+      expect(first.broadcast.version).toBe(7);
+      const players = Object.values(first.broadcast.room.players);
+      expect(players).toHaveLength(6);
+      expect(players.filter((p) => p.isApproved)).toHaveLength(2);
+      // Only the new events travel with a broadcast, as from the server.
+      expect(first.broadcast.logFrom).toBe(first.broadcast.room.log[0]?.seq);
+      expect(Object.values(first.broadcast.presence)).toEqual([true, true, true, true, true, true]);
+
+      // Commands sent together are played one after another in their room.
+      const socket: Socket = io(floor.url, { transports: ['websocket'], reconnection: false });
+      try {
+        await new Promise<void>((resolve) => socket.once('connect', resolve));
+        await socket.emitWithAck('join', { roomCode: 'ROOMA' });
+        const seen: number[] = [];
+        socket.on('room', (s: RoomSnapshot) => seen.push(s.version));
+        const acks = (await Promise.all(
+          [1, 2, 3, 4, 5].map(() => socket.emitWithAck('command', { roomCode: 'ROOMA' })),
+        )) as Array<{ ok: boolean; data: { version: number } }>;
+        expect(acks.map((a) => a.data.version)).toEqual([8, 9, 10, 11, 12]);
+        await expect.poll(() => seen).toEqual([8, 9, 10, 11, 12]);
+      } finally {
+        socket.disconnect();
+      }
+      // Another floor room is another real room.
+      const other = await oneCommand(floor.url, 'ROOMB');
+      expect(other.version).toBe(7);
+      expect(other.broadcast.room.roomCode).not.toBe(first.broadcast.room.roomCode);
+    } finally {
+      await stopFloor(floor);
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -24,13 +24,21 @@
  * JSON off the socket thread) would add to every command; what it costs over the bare floor is the
  * least such a server could cost.
  *
+ * With FLOOR_ROOMS=<a data directory> instead (load.ts `--floor-rooms`) the thread does the real room
+ * work (floor-rooms-thread.ts: the RoomService, the engine and the SQLite store, with a real room for
+ * each of the floor's): the socket thread posts the command's room, and acks with the version and
+ * broadcasts the snapshot event's text the thread answers with (sent as it is, not stringified again).
+ * That is a server with its rooms on a thread of their own, less the gateway's checks and presence.
+ *
  * Run by load.ts with `fork`; reports `{ port }` over IPC once listening. Env: FLOOR_SNAPSHOT (a JSON
- * file), FLOOR_REDIS_URL, FLOOR_KEY_PREFIX, FLOOR_REDIS_SHAPE (set, the default, or save), FLOOR_HOP.
+ * file), FLOOR_REDIS_URL, FLOOR_KEY_PREFIX, FLOOR_REDIS_SHAPE (set, the default, or save), FLOOR_HOP,
+ * FLOOR_ROOMS.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { Server } from 'socket.io';
+import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import { connectRedis } from '../src/server/store/redis-store';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { syntheticSnapshot } from './sample-snapshot';
@@ -97,10 +105,61 @@ function afterHop(version: number, then: () => void): void {
   hop.postMessage(version);
 }
 
+/**
+ * The rooms' thread (FLOOR_ROOMS). From the sources (the test runs this file through tsx) a worker does
+ * not inherit the loader, so it registers tsx first; from load.ts's build it is the compiled sibling.
+ */
+const roomsThread = process.env.FLOOR_ROOMS
+  ? import.meta.url.endsWith('.ts')
+    ? new Worker(
+        "import('tsx/esm/api').then(({ register }) => { register(); return import(require('node:worker_threads').workerData.module); })",
+        {
+          eval: true,
+          workerData: {
+            dataDir: process.env.FLOOR_ROOMS,
+            module: new URL('./floor-rooms-thread.ts', import.meta.url).href,
+          },
+        },
+      )
+    : new Worker(new URL('./floor-rooms-thread.mjs', import.meta.url), {
+        workerData: { dataDir: process.env.FLOOR_ROOMS },
+      })
+  : null;
+/** Commands waiting for the rooms' thread, by id (answers of different rooms may come in any order). */
+const roomAnswers = new Map<number, (version: number, text: string) => void>();
+let nextRoomRequest = 0;
+roomsThread?.on('message', ([id, version, text]: [number, number, string]) => {
+  const answer = roomAnswers.get(id);
+  roomAnswers.delete(id);
+  answer?.(version, text);
+});
+roomsThread?.on('exit', (code) => {
+  console.error(`floor: the rooms' thread exited with ${code}`);
+  process.exit(1);
+});
+
+/** A snapshot event already encoded as JSON (the rooms' thread's answer), sent as it is. */
+class EncodedEvent {
+  constructor(readonly json: string) {}
+}
+/** Socket.IO's encoder, except that an EncodedEvent's text is the packet's data as it is. */
+class PassThroughEncoder extends Encoder {
+  override encode(packet: { type: number; nsp: string; id?: number; data?: unknown[] }) {
+    const data = packet.data;
+    if (packet.type === PacketType.EVENT && packet.id === undefined && data?.[0] instanceof EncodedEvent)
+      return [`2${data[0].json}`];
+    return super.encode(packet as Parameters<Encoder['encode']>[0]);
+  }
+}
+
 const httpServer = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
 });
-const io = new Server(httpServer, { transports: ['websocket'], serveClient: false });
+const io = new Server(httpServer, {
+  transports: ['websocket'],
+  serveClient: false,
+  ...(roomsThread ? { parser: { Encoder: PassThroughEncoder, Decoder, PacketType, protocol: 5 } } : {}),
+});
 
 io.on('connection', (socket) => {
   socket.emit('session', { playerId: socket.id, token: '' });
@@ -110,6 +169,15 @@ io.on('connection', (socket) => {
     ack({ ok: true, data: { ...sample, version: versions.get(req.roomCode) } });
   });
   socket.on('command', (req: { roomCode: string }, ack: (res: unknown) => void) => {
+    if (roomsThread) {
+      const id = nextRoomRequest++;
+      roomAnswers.set(id, (version, text) => {
+        ack({ ok: true, data: { version } });
+        io.to(req.roomCode).emit(new EncodedEvent(text) as unknown as string);
+      });
+      roomsThread.postMessage([id, req.roomCode]);
+      return;
+    }
     const version = (versions.get(req.roomCode) ?? 0) + 1;
     versions.set(req.roomCode, version);
     const snapshot = { ...sample, version };
@@ -138,6 +206,8 @@ httpServer.listen(0, '127.0.0.1', () => {
 
 const shutdown = () => {
   void hop?.terminate();
+  roomsThread?.removeAllListeners('exit');
+  void roomsThread?.terminate();
   subscriber?.destroy();
   redis?.destroy();
   io.close();

@@ -8,7 +8,7 @@
  *   npm run bench                             1,000 rooms, 3 rounds of 20 s per target, in turns
  *   npm run bench -- --rooms 1000 --duration 60 --rounds 1 --store sqlite
  *   options: --rooms N --duration S --rounds N --warmup S --store sqlite|redis|none --workers W --rate R (commands/room/s)
- *            --seed N --setup-concurrency N --no-floor --floor-redis --floor-redis-save --floor-hop --cpu-prof (server writes a .cpuprofile to bench/results/prof)
+ *            --seed N --setup-concurrency N --no-floor --floor-redis --floor-redis-save --floor-hop --floor-rooms --cpu-prof (server writes a .cpuprofile to bench/results/prof)
  *            --nice=-N (scheduling priority of the measured processes; see README)
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
@@ -55,6 +55,7 @@ const { values: args } = parseArgs({
     'floor-redis': { type: 'boolean', default: false },
     'floor-redis-save': { type: 'boolean', default: false },
     'floor-hop': { type: 'boolean', default: false },
+    'floor-rooms': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     nice: { type: 'string' },
     rounds: { type: 'string' },
@@ -101,6 +102,13 @@ const params = {
    */
   floorHop: args['floor-hop'] ?? false,
   /**
+   * Another diagnostic target: the floor with the real room work (the RoomService, the engine and the
+   * SQLite store, a real room for each of the floor's) on a worker thread, whose snapshot text the
+   * socket thread acks and broadcasts: a server with its rooms on a thread of their own, less the
+   * gateway's checks and presence (floor-rooms-thread.ts). No verdict.
+   */
+  floorRooms: args['floor-rooms'] ?? false,
+  /**
    * Times every target (stores, then the floor) is measured, in turns. This box's speed drifts by tens
    * of percent from one minute to the next (the same code measured 305–390 µs a command); with turns,
    * each ratio to the floor is taken from the same round, and the verdict from the median round.
@@ -142,7 +150,7 @@ if ((params.floorRedis || params.floorRedisSave) && !process.env.REDIS_URL) {
 
 /** One measured target: the real server on a store, or the floor. */
 interface TargetResult {
-  target: 'sqlite' | 'redis' | 'floor' | 'floor-redis' | 'floor-redis-save' | 'floor-hop';
+  target: 'sqlite' | 'redis' | 'floor' | 'floor-redis' | 'floor-redis-save' | 'floor-hop' | 'floor-rooms';
   /** Which turn of --rounds (1-based). */
   round: number;
   setupMs: number;
@@ -325,12 +333,13 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
  * options) into dist/bench, so neither side runs through a TypeScript loader; broadcasting `snapshot`
  * (or a synthetic one). With `variant`, the diagnostic variants: those that store each command in Redis
  * first (`--floor-redis`, `--floor-redis-save`), under a key prefix of their own deleted on stop, and
- * the one that sends each command to a worker thread and back first (`--floor-hop`).
+ * the one that sends each command to a worker thread and back first (`--floor-hop`), and the one whose
+ * thread does the real room work (`--floor-rooms`, with a data directory of its own under `tmp`).
  */
 async function startFloor(
   snapshot: RoomSnapshot | null,
   tmp: string,
-  variant: 'set' | 'save' | 'hop' | null = null,
+  variant: 'set' | 'save' | 'hop' | 'rooms' | null = null,
 ): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   const keyPrefix = `chipless-bench-floor-${randomBytes(6).toString('hex')}:`;
@@ -341,6 +350,7 @@ async function startFloor(
     env.FLOOR_REDIS_SHAPE = variant;
   }
   if (variant === 'hop') env.FLOOR_HOP = '1';
+  if (variant === 'rooms') env.FLOOR_ROOMS = mkdtempSync(join(tmp, 'floor-rooms-'));
   if (snapshot) {
     const file = join(tmp, 'floor-snapshot.json');
     writeFileSync(file, JSON.stringify(snapshot));
@@ -369,8 +379,24 @@ async function startFloor(
 /** Where the compiled floor goes: inside the repo, so its imports find node_modules. */
 const FLOOR_BUILD = join(root, 'dist', 'bench', 'floor-server.mjs');
 
+/**
+ * Builds the floor, and for `--floor-rooms` its rooms' thread and, beside it, the SQLite store's writer
+ * thread (the store, bundled into the rooms' thread, starts its sibling sqlite-writer.js, as in
+ * dist/server).
+ */
 async function buildFloor(): Promise<void> {
   await build({ ...NODE_BUNDLE, entryPoints: [join(here, 'floor-server.ts')], outfile: FLOOR_BUILD });
+  if (!params.floorRooms) return;
+  await build({
+    ...NODE_BUNDLE,
+    entryPoints: [join(here, 'floor-rooms-thread.ts')],
+    outfile: join(dirname(FLOOR_BUILD), 'floor-rooms-thread.mjs'),
+  });
+  await build({
+    ...NODE_BUNDLE,
+    entryPoints: [join(root, 'src', 'server', 'store', 'sqlite-writer.ts')],
+    outfile: join(dirname(FLOOR_BUILD), 'sqlite-writer.js'),
+  });
 }
 
 function tail(file: string, lines = 30): string {
@@ -643,7 +669,8 @@ async function main(): Promise<void> {
         'Raise it (ulimit -n 65536) or use fewer rooms.',
     );
   }
-  if (params.floor || params.floorRedis || params.floorRedisSave || params.floorHop) await buildFloor();
+  if (params.floor || params.floorRedis || params.floorRedisSave || params.floorHop || params.floorRooms)
+    await buildFloor();
   const tmp = mkdtempSync(join(os.tmpdir(), 'chipless-bench-'));
   const runs: TargetResult[] = [];
   const failures: Array<{ target: string; error: string }> = [];
@@ -673,6 +700,7 @@ async function main(): Promise<void> {
         ...(params.floorRedis ? [['floor-redis', 'set'] as const] : []),
         ...(params.floorRedisSave ? [['floor-redis-save', 'save'] as const] : []),
         ...(params.floorHop ? [['floor-hop', 'hop'] as const] : []),
+        ...(params.floorRooms ? [['floor-rooms', 'rooms'] as const] : []),
       ];
       for (const [name, shape] of diagnostics) {
         const server = await startFloor(sample, tmp, shape);
