@@ -1,7 +1,7 @@
 /**
  * Betting: the four actions, raise limits and when a betting round is complete.
  */
-import { type Draft, edit, emit } from './draft';
+import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
 import { MSG, maxEffectiveBet, minimumRaise, notEnoughChips } from './messages';
 import { potTotal } from './pots';
@@ -47,7 +47,7 @@ function isTurnOf(room: Room, playerId: string): boolean {
  */
 export function raiseLimits(room: Room, playerId: string): RaiseLimits | null {
   if (!isTurnOf(room, playerId)) return null;
-  const me = room.players[playerId];
+  const me = playerById(room.players, playerId);
   if (me === undefined) return null;
   const highest = highestBet(room.players);
   const step = minRaise(room.gameState, room.settings, highest);
@@ -75,7 +75,7 @@ export function raiseLimits(room: Room, playerId: string): RaiseLimits | null {
  * at their stack (0 means CALL is a check). 0 for unknown players.
  */
 export function callAmount(room: Room, playerId: string): number {
-  const me = room.players[playerId];
+  const me = playerById(room.players, playerId);
   if (me === undefined) return 0;
   return Math.max(0, Math.min(highestBet(room.players) - me.currentRoundBet, me.stack));
 }
@@ -98,7 +98,7 @@ export function raiseError(limits: RaiseLimits, amount: unknown): string | null 
 
 /** Why `actorId` may not act now, or null when it is their turn in a betting stage. */
 function actError(d: Draft, actorId: string): string | null {
-  const p = d.players[actorId];
+  const p = playerById(d.players, actorId);
   if (p === undefined || !p.isApproved) return MSG.notInGame;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   if (d.room.status !== 'PLAYING' || d.gs.stage === 'SHOWDOWN' || d.gs.currentTurnPlayerId === null)

@@ -1,7 +1,7 @@
 /**
  * Departure: a player leaving or being removed, in the lobby, during play and after the end.
  */
-import { type Draft, dropPlayer, emit } from './draft';
+import { type Draft, dropPlayer, emit, playerById } from './draft';
 import { progress } from './hand';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG } from './messages';
@@ -16,7 +16,7 @@ import type { LedgerEntry } from './types';
  * - Ended, or not in the room: nothing changes (the results stay visible until idle cleanup).
  */
 export function leave(d: Draft, actorId: string): Outcome | typeof UNCHANGED {
-  const p = d.players[actorId];
+  const p = playerById(d.players, actorId);
   if (p === undefined || d.room.status === 'ENDED') return UNCHANGED;
   if (d.room.status === 'LOBBY') {
     if (actorId === d.room.hostId) {
@@ -41,7 +41,7 @@ export function leave(d: Draft, actorId: string): Outcome | typeof UNCHANGED {
 export function remove(d: Draft, actorId: string, playerId: string): Outcome {
   if (actorId !== d.room.hostId) return MSG.onlyHostRemove;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
-  const p = d.players[playerId];
+  const p = playerById(d.players, playerId);
   if (p === undefined) return MSG.playerNotFound;
   if (playerId === d.room.hostId) return MSG.hostCannotRemoveSelf;
   emit(d, { type: 'playerRemoved', playerId, name: p.name, wasApproved: p.isApproved });
@@ -57,7 +57,7 @@ export function remove(d: Draft, actorId: string, playerId: string): Outcome {
  * their turn the turn passes on; if one player is left in the hand they win it.
  */
 export function leaveTable(d: Draft, playerId: string): void {
-  const p = d.players[playerId];
+  const p = playerById(d.players, playerId);
   if (p === undefined) return;
   if (!p.isApproved) {
     dropPlayer(d, playerId);

@@ -41,9 +41,19 @@ export function openDraft(room: Room, now: number): Draft {
   };
 }
 
+/**
+ * The player with id `id`, or undefined. Ids in commands come from phones, and a players map is a
+ * plain object: `players['constructor']` or `players['toString']` would find Object.prototype's
+ * members, which an engine reading "is there such a player" must not take for players (a host once
+ * approved a 'constructor' into a room and wedged it). Own keys only.
+ */
+export function playerById(players: Readonly<Record<string, Player>>, id: string): Player | undefined {
+  return Object.hasOwn(players, id) ? players[id] : undefined;
+}
+
 /** The draft's writable copy of a player (copied on first write). The player must exist. */
 export function edit(d: Draft, id: string): Player {
-  const current = d.players[id];
+  const current = playerById(d.players, id);
   if (current === undefined) throw new Error(`edit: unknown player ${id}`);
   if (d.owned.has(id)) return current;
   const copy = { ...current };

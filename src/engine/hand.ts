@@ -3,7 +3,7 @@
  * ends (next turn, host advance, showdown, fold win), advancing stages and declaring winners.
  */
 import { roundState } from './betting';
-import { type Draft, edit, emit } from './draft';
+import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
 import {
   chooseWinnerFor,
@@ -337,11 +337,12 @@ export function declareWinners(
   if (roundRemaining(d) < 2 || potTotal(d.gs.pots) <= 0) return MSG.noPotToAward;
   const pots = d.gs.pots;
   const live = (id: string) => {
-    const p = d.players[id];
+    const p = playerById(d.players, id);
     return p !== undefined && inHand(p);
   };
+  const nameOf = (id: string) => playerById(d.players, id)?.name ?? id;
   if (!Array.isArray(winnerIds)) return MSG.unknownCommand;
-  for (const id of winnerIds) if (!live(id)) return notInThisHand(d.players[id]?.name ?? id);
+  for (const id of winnerIds) if (!live(id)) return notInThisHand(nameOf(id));
   const plan: Array<{ pot: Pot; winners: string[] }> = [];
   if (byPot !== undefined) {
     for (const potId in byPot) {
@@ -354,8 +355,8 @@ export function declareWinners(
     let winners: string[];
     if (named !== undefined) {
       for (const id of named) {
-        if (!live(id)) return notInThisHand(d.players[id]?.name ?? id);
-        if (!pot.eligiblePlayers.includes(id)) return notEligibleFor(d.players[id]?.name ?? id, pot.id);
+        if (!live(id)) return notInThisHand(nameOf(id));
+        if (!pot.eligiblePlayers.includes(id)) return notEligibleFor(nameOf(id), pot.id);
       }
       winners = pot.eligiblePlayers.filter((id) => named.includes(id));
     } else {

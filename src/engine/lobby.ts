@@ -2,7 +2,7 @@
  * The lobby: joining, approval and settings. (Removal and leaving live in departure.ts because
  * they also happen mid-hand.)
  */
-import { addPlayer, type Draft, edit, emit } from './draft';
+import { addPlayer, type Draft, edit, emit, playerById } from './draft';
 import { MSG } from './messages';
 import { entryError, newPlayer, nextJoinedAt } from './room';
 
@@ -23,7 +23,7 @@ export function join(
   name: string,
   startingChips: number,
 ): Outcome | typeof UNCHANGED {
-  if (d.players[actorId] !== undefined) return UNCHANGED;
+  if (playerById(d.players, actorId) !== undefined) return UNCHANGED;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   const error = entryError(name, startingChips);
   if (error !== null) return error;
@@ -50,7 +50,7 @@ export function join(
 export function approve(d: Draft, actorId: string, playerId: string): Outcome | typeof UNCHANGED {
   if (actorId !== d.room.hostId) return MSG.onlyHostApprove;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
-  const target = d.players[playerId];
+  const target = playerById(d.players, playerId);
   if (target === undefined) return MSG.playerNotFound;
   if (target.isApproved) return UNCHANGED;
   const p = edit(d, playerId);

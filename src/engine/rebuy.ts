@@ -1,7 +1,7 @@
 /**
  * Rebuy: the host adds chips to a player's stack and investment.
  */
-import { type Draft, edit, emit } from './draft';
+import { type Draft, edit, emit, playerById } from './draft';
 import { isPositiveCents, type Outcome } from './lobby';
 import { MSG, rebuyInHand } from './messages';
 
@@ -15,7 +15,7 @@ export function rebuy(d: Draft, actorId: string, playerId: string, amount: numbe
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   if (!d.room.settings.enableRebuys) return MSG.rebuysDisabled;
   if (!isPositiveCents(amount)) return MSG.invalidPositiveAmount;
-  const target = d.players[playerId];
+  const target = playerById(d.players, playerId);
   if (target === undefined || !target.isApproved) return MSG.playerNotFound;
   if (d.room.status === 'PLAYING' && d.gs.stage !== 'SHOWDOWN' && target.isActive && !target.hasFolded)
     return rebuyInHand(target.name);

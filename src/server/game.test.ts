@@ -99,6 +99,16 @@ describe('a whole game of three phones', () => {
     );
   });
 
+  it('host commands naming an Object.prototype member are refused and change nothing (regression)', async () => {
+    // The engine once took players['constructor'] for a player: approving it saved a player with no
+    // name or stack that broke the game. Own keys only now; '__proto__' does not even pass the schema.
+    await refused(hana, { type: 'approve', playerId: 'constructor' }, 'Selected player not found');
+    await refused(hana, { type: 'remove', playerId: 'toString' }, 'Selected player not found');
+    await refused(hana, { type: 'rebuy', playerId: 'valueOf', amount: 100 }, 'Selected player not found');
+    await refused(hana, { type: 'approve', playerId: '__proto__' }, 'Invalid request');
+    expect(Object.keys(state().room.players)).toHaveLength(3);
+  });
+
   it('start: roles, blinds and the first turn', async () => {
     const snap = await send(hana, { type: 'startGame' });
     const { players, gameState } = snap.room;

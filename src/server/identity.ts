@@ -4,6 +4,7 @@
  * sharing SESSION_SECRET accepts the same tokens. The player id is the spec's authenticated user id.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { PLAYER_ID_PATTERN } from '../shared/limits';
 import type { SessionCredentials } from '../shared/protocol';
 
 /** Issues and verifies session tokens with one secret. */
@@ -16,7 +17,6 @@ export interface Identity {
   credentialsFor(playerId: string): SessionCredentials;
 }
 
-const PLAYER_ID = /^[A-Za-z0-9-]{1,64}$/;
 const MAX_TOKEN_LENGTH = 256;
 
 /** An Identity signing with `secret`. */
@@ -34,7 +34,7 @@ export function createIdentity(secret: string): Identity {
       const dot = token.lastIndexOf('.');
       if (dot <= 0) return null;
       const playerId = token.slice(0, dot);
-      if (!PLAYER_ID.test(playerId)) return null;
+      if (!PLAYER_ID_PATTERN.test(playerId)) return null;
       const given = Buffer.from(token.slice(dot + 1), 'base64url');
       const expected = sign(playerId);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;

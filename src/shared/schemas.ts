@@ -3,10 +3,10 @@
  * file: the web app uses the types in protocol.ts, so zod never reaches the browser bundle.
  */
 import { z } from 'zod';
-import { MAX_AMOUNT_CENTS, NAME_MAX_LENGTH, ROOM_CODE_LENGTH } from './limits';
+import { MAX_AMOUNT_CENTS, NAME_MAX_LENGTH, PLAYER_ID_PATTERN, ROOM_CODE_LENGTH } from './limits';
 
 const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
-const playerId = z.string().min(1).max(64);
+const playerId = z.string().regex(PLAYER_ID_PATTERN);
 const commandId = z.string().min(1).max(64);
 export const roomCodeSchema = z
   .string()
