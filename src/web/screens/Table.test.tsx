@@ -279,6 +279,25 @@ describe('Table', () => {
     expect(send).toHaveBeenCalledWith({ type: 'rebuy', playerId: 'ben', amount: 2500 });
   });
 
+  it('host: removes a seated player during the hand, after asking (spec section 4: at any time)', async () => {
+    const { send } = show(threeWay(), 'ana');
+    // The host's own seat has no remove button; every other seat has one.
+    expect(within(seatText('Ana')).queryByRole('button')).toBeNull();
+    expect(within(seatText('Cal')).getByRole('button', { name: 'Remove Cal' })).toBeTruthy();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove Ben' })));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    expect(within(dialog).getByText('Ben')).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' })));
+    expect(send).toHaveBeenCalledWith({ type: 'remove', playerId: 'ben' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('non-host: no remove buttons on the seats', () => {
+    show(threeWay(), 'ben');
+    expect(screen.queryByRole('button', { name: /^Remove / })).toBeNull();
+  });
+
   it('host: End Game asks first, then ends and settles', async () => {
     const { send } = show(threeWay(), 'ana');
     fireEvent.click(screen.getByRole('button', { name: 'End Game' }));

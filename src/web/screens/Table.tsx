@@ -4,7 +4,7 @@ import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { FormError, useAction } from '../components/forms';
-import { LeaveIcon } from '../components/icons';
+import { LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { describeEvent } from '../game/log-lines';
@@ -19,7 +19,7 @@ import {
   potNumber,
   potTotal,
 } from '../game/view';
-import { common, endGame, table as t } from '../texts';
+import { common, endGame, lobby, table as t } from '../texts';
 import { PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
@@ -96,6 +96,9 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
   const foldWinShown = useFoldWinAnimation(room);
   const [open, setOpen] = useState<Open>('none');
   const close = () => setOpen('none');
+  // The spec lets the host remove a player at any time (section 4): at the table too, so a player who
+  // walked away on their turn does not hold the hand up (the engine folds them and passes the turn).
+  const [removing, setRemoving] = useState<Player | null>(null);
   const act = useAction();
   const host = useAction();
 
@@ -188,6 +191,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
             online={presence[p.id] ?? false}
             turn={gs.currentTurnPlayerId === p.id}
             winner={gs.winnerIds.includes(p.id)}
+            onRemove={isHost && !p.isHost ? () => setRemoving(p) : undefined}
           />
         ))}
       </ul>
@@ -330,6 +334,16 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
           onClose={close}
         />
       ) : null}
+      {removing ? (
+        <ConfirmModal
+          title={lobby.removeTitle}
+          text={removing.name}
+          confirmLabel={lobby.removeConfirm}
+          danger
+          onConfirm={() => send({ type: 'remove', playerId: removing.id })}
+          onClose={() => setRemoving(null)}
+        />
+      ) : null}
       {open === 'leave' ? (
         <ConfirmModal
           title={t.leaveTitle}
@@ -350,12 +364,15 @@ function Seat({
   online,
   turn,
   winner,
+  onRemove,
 }: {
   player: Player;
   me: string | null;
   online: boolean;
   turn: boolean;
   winner: boolean;
+  /** The host's remove button for this seat (absent for everyone else and for the host's own seat). */
+  onRemove?: () => void;
 }) {
   const badge = t.badges[p.role];
   const classes = ['seat', turn && 'turn', winner && 'winner', p.hasFolded && 'folded', !p.isActive && 'out']
@@ -375,6 +392,17 @@ function Seat({
             <span aria-hidden="true">{badge}</span>
             <span className="sr-only">{t.badgeNames[p.role]}</span>
           </span>
+        ) : null}
+        {onRemove ? (
+          <button
+            type="button"
+            className="icon-button danger seat-remove"
+            aria-label={lobby.remove(p.name)}
+            aria-haspopup="dialog"
+            onClick={onRemove}
+          >
+            <RemoveIcon />
+          </button>
         ) : null}
       </div>
       <div className="seat-numbers">
