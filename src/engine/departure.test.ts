@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
+import { settle } from './settlement';
 import {
   deepFreeze,
   play,
@@ -130,6 +131,57 @@ describe('leaving or being removed mid-hand', () => {
         leftAt: 1_000,
       },
     ]);
+  });
+
+  it('a player who left and came back is one person at the end: ranked and settled once (regression)', () => {
+    // Hand 1: p0 raises to 10, p1 folds, p2 calls; on the flop p0 bets 5 and p2 folds. p2 leaves down 10.
+    let room = play(even3(), ['p0', 'RAISE', 1_000], ['p1', 'FOLD'], ['p2', 'CALL'], 'advance');
+    room = play(room, ['p2', 'CALL'], ['p0', 'RAISE', 500], ['p2', 'FOLD']);
+    room = run(room, 'p2', { type: 'leave' });
+    expect(room.ledger).toMatchObject([
+      { id: 'p2', finalChips: 9_000, totalInvestment: 10_000, netResult: -1_000 },
+    ]);
+    // p2 comes back with $50, is seated, and takes hand 2's blinds and p0's call: up $2 on the new stack.
+    room = run(room, 'p2', { type: 'join', name: 'P2', startingChips: 5_000 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'p2' });
+    room = run(room, 'p0', { type: 'newHand' });
+    while (room.gameState.stage !== 'SHOWDOWN') {
+      const turn = room.gameState.currentTurnPlayerId as string;
+      room = turn === 'p2' ? play(room, ['p2', 'RAISE', 3_000]) : play(room, [turn, 'FOLD']);
+    }
+    expect(stacks(room)).toEqual({ p0: 10_900, p1: 9_900, p2: 5_200 });
+    room = run(room, 'p0', { type: 'endGame' });
+
+    // Before: p2 was a seat (+2) and a ledger entry (-10), and the settlement had "P2 owes P2".
+    expect(room.ledger).toEqual([]);
+    expect(player(room, 'p2')).toMatchObject({
+      finalChips: 14_200,
+      totalInvestment: 15_000,
+      netResult: -800,
+    });
+    const rows = Object.values(room.players).map((p) => ({
+      id: p.id,
+      name: p.name,
+      netResult: p.netResult ?? 0,
+    }));
+    expect(rows.map((r) => r.netResult)).toEqual([900, -100, -800]);
+    expect(settle(rows)).toEqual([
+      { from: 'P2', to: 'P0', amount: 800, fromPlayerId: 'p2', toPlayerId: 'p0' },
+      { from: 'P1', to: 'P0', amount: 100, fromPlayerId: 'p1', toPlayerId: 'p0' },
+    ]);
+    expect(player(room, 'p0').isWinner).toBe(true);
+  });
+
+  it('a player who left and is waiting for approval again at the end keeps their ledger entry', () => {
+    // p1 leaves with the small blind in the pot, asks to come back, and the host ends the hand: the
+    // blind returns to the entry; the pending seat (never played) is not merged into it.
+    let room = run(even3(), 'p1', { type: 'leave' });
+    room = run(room, 'p1', { type: 'join', name: 'P1', startingChips: 500 });
+    room = run(room, 'p0', { type: 'endGame' });
+    expect(room.ledger).toMatchObject([
+      { id: 'p1', finalChips: 10_000, totalInvestment: 10_000, netResult: 0 },
+    ]);
+    expect(player(room, 'p1')).toMatchObject({ isApproved: false, finalChips: 500, netResult: 0 });
   });
 });
 

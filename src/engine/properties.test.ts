@@ -237,16 +237,19 @@ function checkInvariants(room: Room): void {
 }
 
 function checkEnded(room: Room): void {
+  // The rows the game-over screen ranks and settles: the seated players and the ledger, each person
+  // once (a player who left and came back is merged into their seat, results.ts).
   const rows = [
-    ...Object.values(room.players).map((p) => ({
-      id: p.id,
-      name: p.name,
-      netResult: p.netResult ?? Number.NaN,
-    })),
-    ...room.ledger.map((e) => ({ id: `ledger-${e.id}`, name: e.name, netResult: e.netResult })),
+    ...Object.values(room.players)
+      .filter((p) => p.isApproved)
+      .map((p) => ({ id: p.id, name: p.name, netResult: p.netResult ?? Number.NaN })),
+    ...room.ledger.map((e) => ({ id: e.id, name: e.name, netResult: e.netResult })),
   ];
-  for (const p of Object.values(room.players))
+  check(new Set(rows.map((r) => r.id)).size === rows.length, 'a player is in the results twice');
+  for (const p of Object.values(room.players)) {
     check(p.netResult === (p.finalChips ?? 0) - p.totalInvestment, `netResult of ${p.id}`);
+    if (!p.isApproved) check(p.netResult === 0, `pending ${p.id} has a result`);
+  }
   for (const e of room.ledger) check(e.netResult === e.finalChips - e.totalInvestment, `ledger ${e.id}`);
   check(sum(rows.map((r) => r.netResult)) === 0, 'net results do not sum to 0');
   const transfers = settle(rows);

@@ -2,17 +2,19 @@
  * Results: ending the game (by the host, by the host leaving, or automatically), with every chip
  * of an unfinished hand returned first, then final chips, net results and the winner flags.
  */
-import { type Draft, edit, emit } from './draft';
+import { type Draft, edit, emit, playerById } from './draft';
 import { hostPlayingError } from './hand';
 import type { Outcome } from './lobby';
 import type { LedgerEntry, Player } from './types';
 
 /**
  * Ends the game now. Chips committed to the unfinished hand go back to their owners (players who
- * already left get theirs back in their ledger entry), so the pots are emptied. Then each player
- * gets finalChips = stack and netResult = finalChips - totalInvestment; isWinner marks the approved
- * player(s) with the best net result when it is positive (a rebuy never makes a winner), isLoser a
- * negative net result.
+ * already left get theirs back in their ledger entry), so the pots are emptied. A seated player who
+ * had left earlier and came back (the same id, a ledger entry) is one person in the results: the
+ * entry's chips and investment join the seat's and the entry goes, so they are ranked and settled
+ * once. Then each player gets finalChips = stack (plus such an earlier stint's chips) and netResult =
+ * finalChips - totalInvestment; isWinner marks the approved player(s) with the best net result when
+ * it is positive (a rebuy never makes a winner), isLoser a negative net result.
  */
 export function finishGame(d: Draft, endedBy: string): void {
   for (const id in d.players) {
@@ -34,17 +36,29 @@ export function finishGame(d: Draft, endedBy: string): void {
       return { ...e, finalChips, netResult: finalChips - e.totalInvestment };
     });
   }
+  // Chips carried away by an earlier stint of a player seated again (merged below).
+  const carried = new Map<string, number>();
+  if (d.room.ledger.some((e) => playerById(d.players, e.id)?.isApproved)) {
+    d.room.ledger = d.room.ledger.filter((e) => {
+      if (!playerById(d.players, e.id)?.isApproved) return true;
+      edit(d, e.id).totalInvestment += e.totalInvestment;
+      carried.set(e.id, e.finalChips);
+      return false;
+    });
+  }
+  const finalChipsOf = (p: Player) => p.stack + (carried.get(p.id) ?? 0);
   let best = 0;
   for (const id in d.players) {
     const p = d.players[id] as Player;
-    if (p.isApproved && p.stack - p.totalInvestment > best) best = p.stack - p.totalInvestment;
+    if (p.isApproved && finalChipsOf(p) - p.totalInvestment > best)
+      best = finalChipsOf(p) - p.totalInvestment;
   }
   for (const id in d.players) {
     const p = edit(d, id);
     p.currentRoundBet = 0;
     p.totalPotContribution = 0;
-    p.finalChips = p.stack;
-    p.netResult = p.stack - p.totalInvestment;
+    p.finalChips = finalChipsOf(p);
+    p.netResult = p.finalChips - p.totalInvestment;
     p.isWinner = p.isApproved && best > 0 && p.netResult === best;
     p.isLoser = p.netResult < 0;
   }
