@@ -149,6 +149,16 @@ describe('join', () => {
     ['Ann', Number.NaN, 'Starting chips must be at least $1.00'],
     ['hANA', 1_000, 'Name already taken. Please choose a different name.'],
     [' hana  ', 1_000, 'Name already taken. Please choose a different name.'],
+    // Names that look like Hana or like nothing (regression: each was seated beside Hana or blank).
+    ['Hana\u200B', 1_000, 'Name already taken. Please choose a different name.'],
+    ['\u202EHana', 1_000, 'Name already taken. Please choose a different name.'],
+    ['\uFF28ana', 1_000, 'Name already taken. Please choose a different name.'],
+    ['HANA\u200D', 1_000, 'Name already taken. Please choose a different name.'],
+    ['\u200B', 1_000, 'Please enter your name'],
+    ['\u3164', 1_000, 'Please enter your name'],
+    ['\u202E', 1_000, 'Please enter your name'],
+    ['\u200D\u200C', 1_000, 'Please enter your name'],
+    ['\u0000\u0001', 1_000, 'Please enter your name'],
   ])('refuses %j with %d cents: %s', (name, startingChips, message) => {
     expect(refuse(base(), 'a', { type: 'join', name, startingChips })).toBe(message);
   });
@@ -159,6 +169,38 @@ describe('join', () => {
       room = run(room, `u${i}`, { type: 'join', name: `U${i}`, startingChips: 100 });
     expect(Object.keys(room.players)).toHaveLength(10);
     expect(refuse(room, 'late', { type: 'join', name: 'Late', startingChips: 100 })).toBe('Room is full.');
+    // A full room is said before a taken name (SPEC section 5's order; regression).
+    expect(refuse(room, 'late', { type: 'join', name: 'u3', startingChips: 100 })).toBe('Room is full.');
+  });
+
+  it('keeps names without the characters that show nothing, in composed form', () => {
+    const accent = run(base(), 'a', { type: 'join', name: 'Rene\u0301\u0000', startingChips: 1_000 });
+    expect(player(accent, 'a').name).toBe('Ren\u00E9');
+    // Typed with the accent apart or composed, it is the same name.
+    expect(refuse(accent, 'b', { type: 'join', name: 'REN\u00C9', startingChips: 1_000 })).toBe(
+      'Name already taken. Please choose a different name.',
+    );
+    // The joiners that Persian names need stay.
+    const persian = run(base(), 'c', {
+      type: 'join',
+      name: '\u0645\u06CC\u200C\u0631\u0648\u062F',
+      startingChips: 1_000,
+    });
+    expect(player(persian, 'c').name).toBe('\u0645\u06CC\u200C\u0631\u0648\u062F');
+  });
+
+  it('the host name is kept the same way', () => {
+    const room = createRoom({
+      roomCode: 'ABCDE',
+      hostId: 'h',
+      hostName: '\u202EHana\u200B ',
+      startingChips: 100,
+      now: 1,
+    });
+    expect(player(room, 'h').name).toBe('Hana');
+    expect(() =>
+      createRoom({ roomCode: 'ABCDE', hostId: 'h', hostName: '\u200B\u3164', startingChips: 100, now: 1 }),
+    ).toThrow(new Error('Please enter your name'));
   });
 
   it('refuses joining an ended game', () => {

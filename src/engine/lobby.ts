@@ -4,7 +4,8 @@
  */
 import { addPlayer, type Draft, edit, emit, playerById } from './draft';
 import { MSG } from './messages';
-import { entryError, newPlayer, nextJoinedAt } from './room';
+import { cleanName, entryError, nameKey, newPlayer, nextJoinedAt } from './room';
+import type { Player } from './types';
 
 /** Result of a command handler: null when applied, else the error to refuse it with. */
 export type Outcome = string | null;
@@ -27,19 +28,16 @@ export function join(
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   const error = entryError(name, startingChips);
   if (error !== null) return error;
-  const trimmed = name.trim();
-  const lower = trimmed.toLowerCase();
-  let count = 0;
-  for (const id in d.players) {
-    count++;
-    if (d.players[id]?.name.toLowerCase() === lower) return MSG.nameTaken;
-  }
-  if (count >= d.room.settings.maxPlayers) return MSG.roomFull;
+  // The room being full is said before the name being taken (SPEC section 5's order).
+  if (Object.keys(d.players).length >= d.room.settings.maxPlayers) return MSG.roomFull;
+  const key = nameKey(name);
+  for (const id in d.players) if (nameKey((d.players[id] as Player).name) === key) return MSG.nameTaken;
+  const kept = cleanName(name);
   addPlayer(
     d,
-    newPlayer({ id: actorId, name: trimmed, isHost: false, startingChips, joinedAt: nextJoinedAt(d) }),
+    newPlayer({ id: actorId, name: kept, isHost: false, startingChips, joinedAt: nextJoinedAt(d) }),
   );
-  emit(d, { type: 'playerJoined', playerId: actorId, name: trimmed, startingChips });
+  emit(d, { type: 'playerJoined', playerId: actorId, name: kept, startingChips });
   return null;
 }
 

@@ -13,6 +13,13 @@ describe('dollarsToCents', () => {
     [1.005, 101],
     [19.999, 2000],
     [10_000, 1_000_000],
+    // Written with an exponent (regression: these were NaN, which no check caught).
+    [1e-7, 0],
+    ['0.0000001', 0],
+    [5e-324, 0],
+    [4e-3, 0],
+    ['1e2', 10_000],
+    [90_071_992_547_409, 9_007_199_254_740_900],
   ])('%j dollars is %d cents', (input, cents) => {
     expect(dollarsToCents(input)).toBe(cents);
   });
@@ -28,6 +35,9 @@ describe('dollarsToCents', () => {
     [{}, 'Invalid dollar amount: [object Object]'],
     [-0.01, 'Dollar amount cannot be negative'],
     ['-5', 'Dollar amount cannot be negative'],
+    // More cents than can be counted exactly.
+    [1e21, 'Invalid dollar amount: 1e+21'],
+    [1e14, 'Invalid dollar amount: 100000000000000'],
   ])('%j throws %j', (input, message) => {
     expect(() => dollarsToCents(input)).toThrow(new Error(message));
   });

@@ -14,8 +14,12 @@ export function dollarsToCents(value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
   if (!Number.isFinite(n)) throw new Error(`Invalid dollar amount: ${String(value)}`);
   if (n < 0) throw new Error('Dollar amount cannot be negative');
-  // Round via the decimal string so 0.29 * 100 = 28.999... still gives 29.
-  const cents = Math.round(Number(`${n}e2`));
+  // Round via the decimal string so 0.29 * 100 = 28.999... still gives 29. A number JavaScript
+  // writes with an exponent (below 1e-6 or from 1e21) has no such string to shift: tiny ones are 0
+  // cents, and an amount too large to count in whole cents exactly is no amount.
+  const text = String(n);
+  const cents = text.includes('e') ? Math.round(n * 100) : Math.round(Number(`${text}e2`));
+  if (!Number.isSafeInteger(cents)) throw new Error(`Invalid dollar amount: ${String(value)}`);
   return Object.is(cents, -0) ? 0 : cents;
 }
 

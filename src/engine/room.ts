@@ -45,13 +45,38 @@ export function initialGameState(): GameState {
 }
 
 /**
+ * Characters a name is kept without: controls and format characters that show nothing or turn the
+ * text around (zero-width space, bidi overrides, BOM…) and the blank-looking Hangul fillers. The
+ * zero-width (non-)joiners stay: Persian and Indic names and emoji sequences need them.
+ */
+const UNSHOWN = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0]/gu;
+
+/** A player's name as it is kept: NFC, without UNSHOWN characters, trimmed. */
+export function cleanName(name: string): string {
+  return typeof name === 'string' ? name.normalize('NFC').replace(UNSHOWN, '').trim() : '';
+}
+
+/**
+ * What two names are told apart by (the spec compares them case-insensitively): the clean name
+ * without joiners, in compatibility form (a fullwidth 'Ｈ' is 'H', an accent typed apart is the
+ * accented letter), lower case. So 'Hana\u200B' or 'Ｈana' cannot sit beside 'Hana'. Letters of
+ * other scripts that merely look alike (Cyrillic 'а') are still other names.
+ */
+export function nameKey(name: string): string {
+  return cleanName(name)
+    .replace(/[\u200C\u200D]/g, '')
+    .normalize('NFKC')
+    .toLowerCase();
+}
+
+/**
  * Checks a name and buy-in for a new player (host or joiner). Returns the spec's error, or null.
- * The name is checked after trimming.
+ * The name is checked as it will be kept (cleanName); one that shows nothing is no name.
  */
 export function entryError(name: string, startingChips: number): string | null {
-  const trimmed = typeof name === 'string' ? name.trim() : '';
-  if (trimmed.length === 0) return MSG.nameRequired;
-  if (trimmed.length > NAME_MAX_LENGTH) return MSG.nameTooLong;
+  const kept = cleanName(name);
+  if (kept.length === 0 || nameKey(kept).trim().length === 0) return MSG.nameRequired;
+  if (kept.length > NAME_MAX_LENGTH) return MSG.nameTooLong;
   if (!Number.isSafeInteger(startingChips) || startingChips < MIN_STARTING_CHIPS)
     return MSG.startingChipsTooLow;
   if (startingChips > MAX_STARTING_CHIPS) return MSG.startingChipsTooHigh;
@@ -68,7 +93,7 @@ export function newPlayer(p: {
 }): Player {
   return {
     id: p.id,
-    name: p.name.trim(),
+    name: cleanName(p.name),
     isHost: p.isHost,
     isApproved: p.isHost,
     status: p.isHost ? 'active' : 'waiting_approval',
