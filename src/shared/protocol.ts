@@ -18,6 +18,8 @@ import type {
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: string };
 
 export const INVALID_REQUEST = 'Invalid request';
+/** The answer to a command the server failed to carry out (a store error, a conflict that kept losing). */
+export const SOMETHING_WENT_WRONG = 'Something went wrong';
 
 export type WireCommand = z.input<typeof commandSchema>;
 export type CreateRoomRequest = z.input<typeof createRoomSchema>;

@@ -99,6 +99,7 @@ export const lobby = {
   start: 'Start Game',
   starting: 'Starting...',
   needPlayers: 'Need at least 2 players to start',
+  startFailed: 'Failed to start game. Please try again.',
   waitingHost: 'Waiting for host to start the game',
   waitingYourApproval: 'Waiting for the host to approve you',
   endSessionLabel: 'End game session',

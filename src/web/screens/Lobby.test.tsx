@@ -81,6 +81,17 @@ describe('Lobby', () => {
     expect(code).toBe(1);
   });
 
+  it("host: a start the server could not carry out says 'Failed to start game. Please try again.'", async () => {
+    const { send } = show('ana', ['Ana', 'Ben'], []);
+    send.mockResolvedValueOnce({ ok: false, error: 'Something went wrong' });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start Game' })));
+    expect(screen.getByRole('alert').textContent).toBe('Failed to start game. Please try again.');
+    // A refusal that names its reason is shown as it is.
+    send.mockResolvedValueOnce({ ok: false, error: 'Need at least 2 players to start the game' });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start Game' })));
+    expect(screen.getByRole('alert').textContent).toBe('Need at least 2 players to start the game');
+  });
+
   it('host alone: the start button is disabled and says why', () => {
     show('ana', ['Ana', 'Cal'], ['Cal']);
     const start = screen.getByRole('button', { name: 'Need at least 2 players to start' });

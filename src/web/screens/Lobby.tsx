@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
-import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { FormError, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
@@ -35,6 +35,12 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
   const action = useAction();
   const start = useAction();
   const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
+  // A start the server could not carry out is the spec's 'Failed to start game. Please try again.';
+  // its refusals (too few players) and 'No connection…' say more, so they stay.
+  const startGame = async (): Promise<Ack<unknown>> => {
+    const res = await send({ type: 'startGame' });
+    return !res.ok && res.error === SOMETHING_WENT_WRONG ? { ok: false, error: t.startFailed } : res;
+  };
 
   const closeRoom = () => {
     if (isHost) setOpen({ kind: 'close' });
@@ -142,7 +148,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
             type="button"
             className="button primary block large"
             disabled={approved.length < 2 || start.pending}
-            onClick={() => void start.run(() => send({ type: 'startGame' }))}
+            onClick={() => void start.run(startGame, t.startFailed)}
           >
             {approved.length < 2 ? t.needPlayers : start.pending ? t.starting : t.start}
           </button>
