@@ -48,6 +48,9 @@ export const connectRoomClient: RoomClientFactory = (events) => {
 
   socket.on('connect', () => events.connection(true));
   socket.on('disconnect', () => events.connection(false));
+  // A first connection that fails never connected, so no 'disconnect' comes: say "Reconnecting…"
+  // while socket.io keeps trying, rather than a spinner that never explains itself.
+  socket.on('connect_error', () => events.connection(false));
   socket.on('session', (creds) => {
     storage.setCredentials(creds);
     events.session(creds);

@@ -5,7 +5,7 @@ import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { actNow, lobby, snapshot, step } from '../test/rooms';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
-import { useRoom } from './use-room';
+import { RESUME_RETRY_MS, useRoom } from './use-room';
 
 afterEach(cleanup);
 beforeEach(() => localStorage.clear());
@@ -58,13 +58,43 @@ describe('useRoom', () => {
     expect(localStorage.getItem('chipless.roomCode')).toBeNull();
   });
 
-  it('keeps the seat and waits when a resume times out', async () => {
-    localStorage.setItem('chipless.roomCode', 'ABCDE');
-    const { factory, emit } = fakeClient({ ok: false, error: NO_CONNECTION_ERROR });
-    const { result } = renderHook(() => useRoom(factory));
-    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
-    expect(result.current.resuming).toBe(true);
-    expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+  it('keeps the seat when a resume times out, and asks again while the connection stays up (regression)', async () => {
+    vi.useFakeTimers();
+    try {
+      localStorage.setItem('chipless.roomCode', 'ABCDE');
+      const { client, factory, emit } = fakeClient({ ok: false, error: NO_CONNECTION_ERROR });
+      const { result, unmount } = renderHook(() => useRoom(factory));
+      await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+      expect(result.current.resuming).toBe(true);
+      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+      expect(client.resume).toHaveBeenCalledTimes(1);
+      // Before: nothing more happened until the next connection, and the phone sat on a spinner.
+      client.resume.mockResolvedValueOnce({ ok: true, data: snap });
+      await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS));
+      expect(client.resume).toHaveBeenCalledTimes(2);
+      expect(result.current.resuming).toBe(false);
+      expect(result.current.snapshot).toBe(snap);
+      await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS * 3));
+      expect(client.resume).toHaveBeenCalledTimes(2);
+      unmount();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops asking once the hook is gone', async () => {
+    vi.useFakeTimers();
+    try {
+      localStorage.setItem('chipless.roomCode', 'ABCDE');
+      const { client, factory, emit } = fakeClient({ ok: false, error: NO_CONNECTION_ERROR });
+      const { unmount } = renderHook(() => useRoom(factory));
+      await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+      unmount();
+      await vi.advanceTimersByTimeAsync(RESUME_RETRY_MS * 3);
+      expect(client.resume).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('remembers a created room, applies newer snapshots only, and shows "offline" while disconnected', async () => {

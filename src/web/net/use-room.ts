@@ -30,6 +30,9 @@ export interface RoomApi {
 
 const offline = <T>(): Promise<Ack<T>> => Promise.resolve({ ok: false, error: NO_CONNECTION_ERROR });
 
+/** How long to wait before asking again for a remembered room whose resume timed out. */
+export const RESUME_RETRY_MS = 3_000;
+
 /**
  * Opens the socket for the lifetime of the calling component (inside an effect, so React's
  * StrictMode double mount opens and closes one cleanly), keeps the newest snapshot of the current
@@ -76,6 +79,28 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   }, []);
 
   useEffect(() => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let closed = false;
+    /**
+     * Asks for the remembered room. A timeout keeps the seat and asks again a little later: a new
+     * connection would ask anyway, but a connection that stays up while one answer got lost (a busy
+     * server, a dropped packet) would otherwise leave the phone on "Getting back to your game…".
+     */
+    const resumeRemembered = (code: string) => {
+      clearTimeout(retry);
+      void client.resume(code).then((res) => {
+        if (closed || codeRef.current !== code) return;
+        if (res.ok) {
+          enter(res.data);
+          setResuming(false);
+        } else if (res.error !== NO_CONNECTION_ERROR) {
+          forget();
+          setNotice(notices.resumeFailed);
+        } else {
+          retry = setTimeout(() => resumeRemembered(code), RESUME_RETRY_MS);
+        }
+      });
+    };
     const client = factory({
       connection: (connected) => setConnection(connected ? 'online' : 'offline'),
       session: (creds) => {
@@ -85,17 +110,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
           setResuming(false);
           return;
         }
-        void client.resume(code).then((res) => {
-          if (codeRef.current !== code) return;
-          if (res.ok) {
-            enter(res.data);
-            setResuming(false);
-          } else if (res.error !== NO_CONNECTION_ERROR) {
-            forget();
-            setNotice(notices.resumeFailed);
-          }
-          // On a timeout, stay put: the next connection resumes again.
-        });
+        resumeRemembered(code);
       },
       room: (next) => {
         if (next.room.roomCode === codeRef.current) enter(next);
@@ -109,6 +124,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     });
     clientRef.current = client;
     return () => {
+      closed = true;
+      clearTimeout(retry);
       clientRef.current = null;
       client.close();
     };
