@@ -28,7 +28,8 @@
  * work (floor-rooms-thread.ts: the RoomService, the engine and the SQLite store, with a real room for
  * each of the floor's): the socket thread posts the command's room, and acks with the version and
  * broadcasts the snapshot event's text the thread answers with (sent as it is, not stringified again).
- * That is a server with its rooms on a thread of their own, less the gateway's checks and presence.
+ * That is a server with its rooms on a thread of their own, less the gateway's checks and presence;
+ * its helper threads are lowered as the server's are (helper-threads.ts).
  *
  * Run by load.ts with `fork`; reports `{ port }` over IPC once listening. Env: FLOOR_SNAPSHOT (a JSON
  * file), FLOOR_REDIS_URL, FLOOR_KEY_PREFIX, FLOOR_REDIS_SHAPE (set, the default, or save), FLOOR_HOP,
@@ -39,6 +40,7 @@ import { createServer } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { Server } from 'socket.io';
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
+import { DEFAULT_HELPER_THREADS_NICE, lowerHelperThreads } from '../src/server/helper-threads';
 import { connectRedis } from '../src/server/store/redis-store';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { syntheticSnapshot } from './sample-snapshot';
@@ -105,6 +107,9 @@ function afterHop(version: number, then: () => void): void {
   hop.postMessage(version);
 }
 
+// As the server does at start (main.ts): V8's helpers and libuv's pool below the event loop. Before
+// the rooms' thread starts, which, made by the main thread, keeps the main thread's priority.
+if (process.env.FLOOR_ROOMS) lowerHelperThreads(DEFAULT_HELPER_THREADS_NICE);
 /**
  * The rooms' thread (FLOOR_ROOMS). From the sources (the test runs this file through tsx) a worker does
  * not inherit the loader, so it registers tsx first; from load.ts's build it is the compiled sibling.
