@@ -15,6 +15,7 @@ import { type Config, ConfigError, readOrCreateSecretFile } from './config';
 import { createHttpApi } from './http-api';
 import { createIdentity } from './identity';
 import type { Logger } from './logger';
+import { clientIp } from './rate-limit';
 import { snapshotParser } from './room-json';
 import { RoomService } from './room-service';
 import { attachGateway, type ChiplessServer } from './socket-gateway';
@@ -65,15 +66,13 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   const identity = createIdentity(secret);
   const analytics = createAnalytics(store, logger, now);
 
-  const clientIp = (req: IncomingMessage): string => {
-    if (config.trustProxy) {
-      const forwarded = req.headers['x-forwarded-for'];
-      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-      if (first) return first;
-    }
-    return req.socket.remoteAddress ?? 'unknown';
-  };
-  const api = createHttpApi({ config, analytics, logger, now, clientIp });
+  const api = createHttpApi({
+    config,
+    analytics,
+    logger,
+    now,
+    clientIp: (req: IncomingMessage) => clientIp(req.headers, req.socket.remoteAddress, config.trustProxy),
+  });
   const site = createStaticSite({
     webDir: parts.webDir ?? DEFAULT_WEB_DIR,
     publicUrl: config.publicUrl,

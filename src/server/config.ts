@@ -45,6 +45,7 @@ const envSchema = z.object({
   COMMAND_RATE_PER_SEC: int(20, 1),
   COMMAND_BURST: int(40, 1),
   JOIN_RATE_PER_MIN: int(10, 1),
+  FAILED_LOOKUP_RATE_PER_MIN: int(20, 1),
   SKIP_WEB_BUILD: z
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
@@ -73,12 +74,20 @@ export interface Config {
   roomIdleMs: number;
   cleanupIntervalMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Take the client IP and protocol from X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
+  /**
+   * Take the client IP and protocol from X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy).
+   * The IP is X-Forwarded-For's right-most entry: the proxy must append its client's address there.
+   */
   trustProxy: boolean;
   commandRatePerSec: number;
   commandBurst: number;
   /** Join and create attempts per minute, per connection and per IP. */
   joinRatePerMin: number;
+  /**
+   * `resume`s and commands per minute and IP that find no room or a room the sender is not in (what
+   * would tell a prober which room codes exist). Members' own lookups cost nothing.
+   */
+  failedLookupRatePerMin: number;
   /** Do not build the web app on start even when dist/web is missing (tests, API-only processes). */
   skipWebBuild: boolean;
   /** V8's heap growing factor in percent, applied by main.ts at start (0: V8's default). */
@@ -119,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commandRatePerSec: e.COMMAND_RATE_PER_SEC,
     commandBurst: e.COMMAND_BURST,
     joinRatePerMin: e.JOIN_RATE_PER_MIN,
+    failedLookupRatePerMin: e.FAILED_LOOKUP_RATE_PER_MIN,
     skipWebBuild: e.SKIP_WEB_BUILD,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     helperThreadsNice: e.HELPER_THREADS_NICE,

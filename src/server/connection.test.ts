@@ -4,9 +4,11 @@
  * client's address, through X-Forwarded-For when TRUST_PROXY is set. Every socket shares one listener
  * per event (no closures per socket), and they still act for their own socket.
  */
+import { randomUUID } from 'node:crypto';
 import { io as ioClient } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { okData, startServer, TestClient, type TestServer } from './test-helpers';
+import { TOO_MANY_REQUESTS } from './socket-gateway';
+import { emitWithAck, okData, startServer, TestClient, type TestServer } from './test-helpers';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -26,25 +28,57 @@ function onlySocket(server: TestServer) {
   return sockets[0]!;
 }
 
+/** A raw client whose requests carry `forwardedFor` as X-Forwarded-For; resolves once it has a session. */
+async function connectVia(server: TestServer, forwardedFor: string) {
+  const socket = ioClient(server.url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    extraHeaders: { 'X-Forwarded-For': forwardedFor },
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('session', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
 describe('connections', () => {
-  it('drop the first HTTP request and keep the address from X-Forwarded-For behind a trusted proxy', async () => {
+  it('drop the first HTTP request and keep the address the trusted proxy appended to X-Forwarded-For', async () => {
     const server = await serverWith({ TRUST_PROXY: 'true' });
-    const socket = ioClient(server.url, {
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-      extraHeaders: { 'X-Forwarded-For': '203.0.113.7, 10.0.0.1' },
-    });
+    const socket = await connectVia(server, '203.0.113.7, 10.0.0.1');
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('session', () => resolve());
-        socket.once('connect_error', reject);
-      });
       const serverSide = onlySocket(server);
-      expect(serverSide.data.ip).toBe('203.0.113.7');
+      expect(serverSide.data.ip).toBe('10.0.0.1');
       expect((serverSide.conn as unknown as { request: unknown }).request).toBeNull();
     } finally {
       socket.disconnect();
+    }
+  });
+
+  it('a forged left-most X-Forwarded-For entry does not escape the per-IP join limit', async () => {
+    const server = await serverWith({ TRUST_PROXY: 'true', JOIN_RATE_PER_MIN: '3' });
+    const sockets: Array<Awaited<ReturnType<typeof connectVia>>> = [];
+    const create = async (forwardedFor: string) => {
+      // A new connection each time: its own per-connection bucket is full, only the IP's can refuse.
+      const socket = await connectVia(server, forwardedFor);
+      sockets.push(socket);
+      const ack = await emitWithAck(socket, 'createRoom', {
+        commandId: randomUUID(),
+        name: 'Hana',
+        startingChips: 5000,
+      });
+      return ack.ok ? 'ok' : ack.error;
+    };
+    try {
+      const results = [];
+      // The client writes a new address each time; the proxy appends the same real one.
+      for (let i = 0; i < 5; i++) results.push(await create(`203.0.113.${i}, 198.51.100.7`));
+      expect(results).toEqual(['ok', 'ok', 'ok', TOO_MANY_REQUESTS, TOO_MANY_REQUESTS]);
+      // Another real client behind the same proxy has its own bucket.
+      expect(await create('203.0.113.0, 198.51.100.8')).toBe('ok');
+    } finally {
+      for (const s of sockets) s.disconnect();
     }
   });
 

@@ -99,6 +99,26 @@ describe('JSON API', () => {
       ],
     ).toBe(12);
   });
+
+  it('behind a trusted proxy, beacons are limited per real client: a forged left-most X-Forwarded-For does not escape', async () => {
+    const proxied = await startServer({ env: { TRUST_PROXY: 'true' } });
+    try {
+      const beacon = (forwardedFor: string) =>
+        fetch(`${proxied.url}/api/analytics/session`, {
+          method: 'POST',
+          headers: { 'X-Forwarded-For': forwardedFor },
+          body: JSON.stringify({ sessionId: 's1', minutes: 1 }),
+        }).then((r) => r.status);
+      const statuses = [];
+      // 60 a minute per IP; the client rotates its own entry, the proxy appends the same real address.
+      for (let i = 0; i < 61; i++) statuses.push(await beacon(`10.0.${i >> 8}.${i & 255}, 198.51.100.7`));
+      expect(statuses.filter((s) => s === 204)).toHaveLength(60);
+      expect(statuses[60]).toBe(429);
+      expect(await beacon('10.0.0.0, 198.51.100.8')).toBe(204);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('static site', () => {

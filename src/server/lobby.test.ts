@@ -295,6 +295,36 @@ describe('leaving and removal', () => {
     expect(await gus.resume(code)).toEqual({ ok: false, error: NOT_IN_ROOM });
   });
 
+  it('a removed player replaying their join command id gets no snapshot and no subscription', async () => {
+    const { host, code } = await lobby();
+    const eve = await connect();
+    const joinId = randomUUID();
+    okData(await eve.joinRoom(code, 'Eve', 5000, joinId));
+    await host.must(code, { type: 'remove', playerId: eve.playerId });
+    await eve.waitFor(() => eve.gone.length === 1);
+    await host.must(code, { type: 'updateSettings', smallBlind: 300, bigBlind: 600 });
+    const count = eve.snapshots.length;
+    const held = eve.latest;
+    // The retried joinRoom and the same id as a `join` command: answered as `resume` answers a non-member.
+    expect(await eve.joinRoom(code, 'Eve', 5000, joinId)).toEqual({ ok: false, error: NOT_IN_ROOM });
+    expect(await eve.command(code, { type: 'join', name: 'Eve', startingChips: 5000 }, joinId)).toEqual({
+      ok: false,
+      error: NOT_IN_ROOM,
+    });
+    await eve.waitFor(() => eve.gone.length === 3);
+    expect(eve.gone).toEqual(Array.from({ length: 3 }, () => ({ roomCode: code, reason: 'removed' })));
+    const serverSide = [...server.app.io.of('/').sockets.values()].find(
+      (s) => s.data.playerId === eve.playerId,
+    );
+    expect(serverSide?.rooms.has(code)).toBe(false);
+    // Later changes do not reach her (her next ack comes after anything sent before it).
+    await host.must(code, { type: 'updateSettings', smallBlind: 400, bigBlind: 800 });
+    expect(await eve.resume(code)).toEqual({ ok: false, error: NOT_IN_ROOM });
+    expect(eve.snapshots.length).toBe(count);
+    expect(eve.latest).toEqual(held);
+    expect((await server.store.load(code))?.room.players[eve.playerId]).toBeUndefined();
+  });
+
   it('the host leaving deletes the room: everyone gets gone {deleted}, the store forgets it', async () => {
     const { host, guests, code } = await lobby('Gus');
     const gus = guests[0]!;

@@ -1,7 +1,29 @@
 /**
- * Token buckets for rate limits: per connection (commands, joins) and per IP (joins).
+ * Token buckets for rate limits: per connection (commands, joins) and per IP (joins, failed room
+ * lookups, analytics beacons), and the client IP those are keyed on.
  * Time comes from the caller so tests and the server share one clock.
  */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * The address per-IP limits key on. Without `trustProxy`, the peer's. Behind a trusted proxy, the
+ * right-most X-Forwarded-For entry: the one that proxy appended (its own client's address). Every entry
+ * left of it was written by the client, or by proxies nobody vouches for, so it is never used: not
+ * even when the right-most is empty (the peer's address then, the proxy's, shared by all its clients).
+ */
+export function clientIp(
+  headers: IncomingHttpHeaders,
+  remoteAddress: string | undefined,
+  trustProxy: boolean,
+): string {
+  const peer = remoteAddress ?? 'unknown';
+  if (!trustProxy) return peer;
+  const forwarded = headers['x-forwarded-for'];
+  // Node joins repeated X-Forwarded-For lines into one (', '); an array's last line is still the last.
+  const value = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
+  const last = value?.slice(value.lastIndexOf(',') + 1).trim();
+  return last ? last : peer;
+}
 
 /** One token bucket: `ratePerSec` tokens refill per second up to `burst`. */
 export class TokenBucket {

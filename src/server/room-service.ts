@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { applyCommand, type Command, createRoom, type GameEvent } from '../engine';
 import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../shared/limits';
-import type { GoneReason } from '../shared/protocol';
+import { type GoneReason, SOMETHING_WENT_WRONG } from '../shared/protocol';
 import type { Logger } from './logger';
 import {
   APPLIED_COMMANDS_KEPT,
@@ -27,7 +27,8 @@ const CREATES_REMEMBERED = 10_000;
 export const CACHED_ROOMS_DEFAULT = 2_000;
 
 export const ROOM_NOT_FOUND = 'Room not found';
-export const SOMETHING_WENT_WRONG = 'Something went wrong';
+/** Re-exported: the server's word for a command it failed to carry out (the web app reads it too). */
+export { SOMETHING_WENT_WRONG };
 export const SHUTTING_DOWN = 'The server is restarting. Please try again in a moment.';
 export const CREATE_FAILED = 'Failed to create room. Please try again.';
 

@@ -24,7 +24,7 @@ import { type Broadcaster, playerRoom } from './broadcaster';
 import type { Config } from './config';
 import type { Identity } from './identity';
 import type { Logger } from './logger';
-import { KeyedRateLimiter, TokenBucket } from './rate-limit';
+import { clientIp, KeyedRateLimiter, TokenBucket } from './rate-limit';
 import { ROOM_NOT_FOUND, type RoomService, SOMETHING_WENT_WRONG } from './room-service';
 import type { RoomStore, StoredRoom } from './store/room-store';
 
@@ -88,20 +88,23 @@ export interface GatewayDeps {
 export function attachGateway(deps: GatewayDeps): () => void {
   const { io, service, store, identity, config, logger, now, broadcaster } = deps;
   const joinsPerIp = new KeyedRateLimiter(config.joinRatePerMin / 60, config.joinRatePerMin);
-  const sweep = setInterval(() => joinsPerIp.sweep(now()), 60_000);
+  const missesPerIp = new KeyedRateLimiter(config.failedLookupRatePerMin / 60, config.failedLookupRatePerMin);
+  const sweep = setInterval(() => {
+    const t = now();
+    joinsPerIp.sweep(t);
+    missesPerIp.sweep(t);
+  }, 60_000);
   sweep.unref();
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
   // once every process knows (presence.ts).
   const stopSettling = broadcaster.presence.onSettle((roomCode) => void service.broadcastCurrent(roomCode));
 
-  const clientIp = (socket: ChiplessSocket): string => {
-    if (config.trustProxy) {
-      const forwarded = socket.handshake.headers['x-forwarded-for'];
-      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-      if (first) return first;
-    }
-    return socket.handshake.address;
-  };
+  /**
+   * Charges a lookup that found no room, or a room without the sender, to the sender's IP: its answer
+   * tells whether the code exists, and connections per IP are not limited. False when the IP has no
+   * tokens left: the lookup is then refused like any other, room or no room. Members never get here.
+   */
+  const takeMiss = (socket: ChiplessSocket) => missesPerIp.take(socket.data.ip, now());
 
   /**
    * Subscribes the socket to a room it is a member of and returns the snapshot; when that made the
@@ -111,11 +114,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
     service.runExclusive(roomCode, async () => {
       const playerId = socket.data.playerId;
       const record = await store.load(roomCode);
+      // Refused without a 'gone' notice: its reason would answer the question too.
+      if (!(record && Object.hasOwn(record.room.players, playerId)) && !takeMiss(socket))
+        return { ok: false, error: TOO_MANY_REQUESTS };
       if (!record) {
         socket.emit('gone', { roomCode, reason: 'not_found' });
         return { ok: false, error: ROOM_NOT_FOUND };
       }
-      if (!(playerId in record.room.players)) {
+      if (!Object.hasOwn(record.room.players, playerId)) {
         socket.emit('gone', { roomCode, reason: 'removed' });
         return { ok: false, error: NOT_IN_ROOM };
       }
@@ -136,7 +142,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
       ? {}
       : {
           onCommitted: async (record: StoredRoom) => {
-            if (playerId in record.room.players && !socket.rooms.has(roomCode)) await socket.join(roomCode);
+            if (Object.hasOwn(record.room.players, playerId) && !socket.rooms.has(roomCode))
+              await socket.join(roomCode);
           },
         };
     const outcome = await service.execute(roomCode, playerId, commandId, command, options);
@@ -144,7 +151,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     if (
       outcome.ok &&
       outcome.record &&
-      playerId in outcome.record.room.players &&
+      Object.hasOwn(outcome.record.room.players, playerId) &&
       !socket.rooms.has(roomCode)
     ) {
       await subscribe(socket, roomCode);
@@ -160,7 +167,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     const existing = await store.load(roomCode);
     if (!existing) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
     // Already seated (a reload during the join, a second tab): joining again is resuming.
-    if (socket.data.playerId in existing.room.players) return subscribe(socket, roomCode);
+    if (Object.hasOwn(existing.room.players, socket.data.playerId)) return subscribe(socket, roomCode);
     const outcome = await run(socket, roomCode, req.commandId, {
       type: 'join',
       name: req.name,
@@ -169,6 +176,12 @@ export function attachGateway(deps: GatewayDeps): () => void {
     if (!outcome.ok)
       return { ok: false, error: outcome.error === ROOM_NOT_FOUND ? JOIN_ROOM_NOT_FOUND : outcome.error };
     if (!outcome.record) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
+    // A repeated join id is acknowledged (the room remembers it) after the player was removed or left:
+    // they get what `resume` gives a non-member, not the room.
+    if (!Object.hasOwn(outcome.record.room.players, socket.data.playerId)) {
+      socket.emit('gone', { roomCode, reason: 'removed' });
+      return { ok: false, error: NOT_IN_ROOM };
+    }
     return { ok: true, data: await broadcaster.snapshotOf(outcome.record) };
   };
 
@@ -251,6 +264,15 @@ export function attachGateway(deps: GatewayDeps): () => void {
         const joined = await join(socket, { ...command, commandId: req.commandId, roomCode: req.roomCode });
         return joined.ok ? { ok: true, data: { version: joined.data.version } } : joined;
       }
+      // A subscribed socket is a member (a removal unsubscribes it). Any other sender's command is a
+      // lookup first: the engine's answer to a non-member (or its no-op 'leave') shows the room exists.
+      if (!socket.rooms.has(req.roomCode)) {
+        const record = await store.load(req.roomCode);
+        if (!(record && Object.hasOwn(record.room.players, socket.data.playerId))) {
+          if (!takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
+          if (!record) return { ok: false, error: ROOM_NOT_FOUND };
+        }
+      }
       const outcome = await run(socket, req.roomCode, req.commandId, command);
       return outcome.ok ? { ok: true, data: { version: outcome.version } } : outcome;
     },
@@ -293,7 +315,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     const t = now();
     socket.data = {
       playerId: credentials.playerId,
-      ip: clientIp(socket),
+      ip: clientIp(socket.handshake.headers, socket.handshake.address, config.trustProxy),
       commands: new TokenBucket(config.commandRatePerSec, config.commandBurst, t),
       joins: new TokenBucket(config.joinRatePerMin / 60, config.joinRatePerMin, t),
     };

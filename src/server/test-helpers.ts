@@ -64,6 +64,7 @@ export const TEST_RATE_LIMITS = {
   COMMAND_RATE_PER_SEC: '1000',
   COMMAND_BURST: '1000',
   JOIN_RATE_PER_MIN: '1000',
+  FAILED_LOOKUP_RATE_PER_MIN: '1000',
 };
 
 /** Starts the application in this process on 127.0.0.1 and a free port. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { countersForEvents, dailyKey, TOTAL_HANDS_DEALT } from './analytics';
 import { ConfigError, loadConfig, readOrCreateSecretFile } from './config';
 import { createIdentity } from './identity';
-import { KeyedRateLimiter, TokenBucket } from './rate-limit';
+import { clientIp, KeyedRateLimiter, TokenBucket } from './rate-limit';
 import { randomRoomCode } from './room-service';
 import { escapeHtml, injectPageMeta } from './static-site';
 
@@ -55,6 +55,55 @@ describe('rate limits', () => {
   });
 });
 
+describe('client IP (the key of per-IP limits)', () => {
+  const peer = '10.0.0.2';
+  const behindProxy = (xff: string | string[] | undefined) =>
+    clientIp({ 'x-forwarded-for': xff }, peer, true);
+
+  it('behind a trusted proxy: the right-most X-Forwarded-For entry, the one the proxy appended', () => {
+    expect(behindProxy('203.0.113.7')).toBe('203.0.113.7');
+    // Everything left of it is what the client (or proxies nobody vouches for) wrote.
+    expect(behindProxy('198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
+    expect(behindProxy('1.1.1.1, 198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
+    expect(behindProxy('2001:db8::1, 2001:db8::2')).toBe('2001:db8::2');
+  });
+
+  it('spaces around entries do not matter', () => {
+    expect(behindProxy('198.51.100.1,203.0.113.7')).toBe('203.0.113.7');
+    expect(behindProxy('  198.51.100.1 ,   203.0.113.7  ')).toBe('203.0.113.7');
+    expect(behindProxy('\t203.0.113.7 ')).toBe('203.0.113.7');
+  });
+
+  it('empty entries: only the right-most counts; when it is empty, the peer address', () => {
+    expect(behindProxy('198.51.100.1, , 203.0.113.7')).toBe('203.0.113.7');
+    // A client's empty header with the proxy's entry appended (nginx: "$http_x_forwarded_for, $remote_addr").
+    expect(behindProxy(', 203.0.113.7')).toBe('203.0.113.7');
+    // No entry from the proxy: never fall back to the client's own entries.
+    expect(behindProxy('198.51.100.1, ')).toBe(peer);
+    expect(behindProxy('198.51.100.1,')).toBe(peer);
+    expect(behindProxy(' , ')).toBe(peer);
+    expect(behindProxy('')).toBe(peer);
+  });
+
+  it('several header lines: the right-most entry of the last one', () => {
+    expect(behindProxy(['198.51.100.1', '203.0.113.7'])).toBe('203.0.113.7');
+    expect(behindProxy(['198.51.100.1, 198.51.100.2', '1.1.1.1, 203.0.113.7'])).toBe('203.0.113.7');
+    expect(behindProxy([])).toBe(peer);
+  });
+
+  it('no header: the peer address (or "unknown" when the socket has none)', () => {
+    expect(behindProxy(undefined)).toBe(peer);
+    expect(clientIp({}, peer, true)).toBe(peer);
+    expect(clientIp({}, undefined, true)).toBe('unknown');
+  });
+
+  it('without TRUST_PROXY the header is ignored: the peer address', () => {
+    expect(clientIp({ 'x-forwarded-for': '203.0.113.7' }, peer, false)).toBe(peer);
+    expect(clientIp({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7' }, peer, false)).toBe(peer);
+    expect(clientIp({}, undefined, false)).toBe('unknown');
+  });
+});
+
 describe('config', () => {
   it('defaults', () => {
     const c = loadConfig({});
@@ -69,6 +118,8 @@ describe('config', () => {
       publicUrl: undefined,
       sessionSecret: undefined,
       trustProxy: false,
+      joinRatePerMin: 10,
+      failedLookupRatePerMin: 20,
       heapGrowingPercent: 150,
       helperThreadsNice: 10,
     });
@@ -89,6 +140,8 @@ describe('config', () => {
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
     expect(loadConfig({ SESSION_SECRET: '' }).sessionSecret).toBeUndefined();
+    expect(loadConfig({ FAILED_LOOKUP_RATE_PER_MIN: '5' }).failedLookupRatePerMin).toBe(5);
+    expect(() => loadConfig({ FAILED_LOOKUP_RATE_PER_MIN: '0' })).toThrow(/FAILED_LOOKUP_RATE_PER_MIN/);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' })).toThrow(/HEAP_GROWING_PERCENT/);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '5000' })).toThrow(/HEAP_GROWING_PERCENT/);
