@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { startAnalytics } from './net/analytics';
 import './styles.css';
 
@@ -11,9 +12,11 @@ if (root) {
   startTransition(() => {
     createRoot(root).render(
       <StrictMode>
-        <BrowserRouter>
-          <App />
-        </BrowserRouter>
+        <ErrorBoundary>
+          <BrowserRouter>
+            <App />
+          </BrowserRouter>
+        </ErrorBoundary>
       </StrictMode>,
     );
   });
