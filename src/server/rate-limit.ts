@@ -4,25 +4,49 @@
  * Time comes from the caller so tests and the server share one clock.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIPv6 } from 'node:net';
 
 /**
- * The address per-IP limits key on. Without `trustProxy`, the peer's. Behind a trusted proxy, the
- * right-most X-Forwarded-For entry: the one that proxy appended (its own client's address). Every entry
- * left of it was written by the client, or by proxies nobody vouches for, so it is never used: not
- * even when the right-most is empty (the peer's address then, the proxy's, shared by all its clients).
+ * What one client is, for a per-IP limit: an IPv4 address as it is; an IPv6 address by its /64
+ * network, written `a:b:c:d::/64`. A household or a phone on a mobile network gets a whole /64 and
+ * may use any address in it, so counting single IPv6 addresses would give one prober 2^64 buckets.
+ * IPv4 addresses written as IPv6 (`::ffff:1.2.3.4`, a dual-stack listener's view of IPv4 peers) stay
+ * as they are. Anything else (not an address) is its own key.
+ */
+export function ipLimitKey(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  if (!isIPv6(bare) || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare)) return address;
+  const [head = '', tail] = bare.split('::');
+  const groups = (part: string) =>
+    (part === '' ? [] : part.split(':')).flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const all = [...front, ...Array(8 - front.length - back.length).fill('0'), ...back];
+  return `${all
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * The client per-IP limits key on (ipLimitKey of its address). Without `trustProxy`, the peer's
+ * address. Behind a trusted proxy, the right-most X-Forwarded-For entry: the one that proxy appended
+ * (its own client's address). Every entry left of it was written by the client, or by proxies nobody
+ * vouches for, so it is never used: not even when the right-most is empty (the peer's address then,
+ * the proxy's, shared by all its clients).
  */
 export function clientIp(
   headers: IncomingHttpHeaders,
   remoteAddress: string | undefined,
   trustProxy: boolean,
 ): string {
-  const peer = remoteAddress ?? 'unknown';
+  const peer = ipLimitKey(remoteAddress ?? 'unknown');
   if (!trustProxy) return peer;
   const forwarded = headers['x-forwarded-for'];
   // Node joins repeated X-Forwarded-For lines into one (', '); an array's last line is still the last.
   const value = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
   const last = value?.slice(value.lastIndexOf(',') + 1).trim();
-  return last ? last : peer;
+  return last ? ipLimitKey(last) : peer;
 }
 
 /** One token bucket: `ratePerSec` tokens refill per second up to `burst`. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { countersForEvents, dailyKey, TOTAL_HANDS_DEALT } from './analytics';
 import { ConfigError, loadConfig, readOrCreateSecretFile } from './config';
 import { createIdentity } from './identity';
-import { clientIp, KeyedRateLimiter, TokenBucket } from './rate-limit';
+import { clientIp, ipLimitKey, KeyedRateLimiter, TokenBucket } from './rate-limit';
 import { randomRoomCode } from './room-service';
 import { escapeHtml, injectPageMeta } from './static-site';
 
@@ -65,7 +65,7 @@ describe('client IP (the key of per-IP limits)', () => {
     // Everything left of it is what the client (or proxies nobody vouches for) wrote.
     expect(behindProxy('198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
     expect(behindProxy('1.1.1.1, 198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
-    expect(behindProxy('2001:db8::1, 2001:db8::2')).toBe('2001:db8::2');
+    expect(behindProxy('2001:db8::1, 2001:db8:0:7::2')).toBe('2001:db8:0:7::/64');
   });
 
   it('spaces around entries do not matter', () => {
@@ -89,6 +89,23 @@ describe('client IP (the key of per-IP limits)', () => {
     expect(behindProxy(['198.51.100.1', '203.0.113.7'])).toBe('203.0.113.7');
     expect(behindProxy(['198.51.100.1, 198.51.100.2', '1.1.1.1, 203.0.113.7'])).toBe('203.0.113.7');
     expect(behindProxy([])).toBe(peer);
+  });
+
+  it('IPv6 clients are counted by their /64 network, IPv4 ones by their address', () => {
+    // One household or phone may use any address of its /64: one bucket for all of them.
+    expect(ipLimitKey('2001:db8:1:2:aaaa:bbbb:cccc:1')).toBe('2001:db8:1:2::/64');
+    expect(ipLimitKey('2001:0DB8:0001:0002::ffff')).toBe('2001:db8:1:2::/64');
+    expect(ipLimitKey('2001:db8:1:2::')).toBe('2001:db8:1:2::/64');
+    expect(ipLimitKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(ipLimitKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(ipLimitKey('::1')).toBe('0:0:0:0::/64');
+    expect(ipLimitKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(ipLimitKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    // IPv4, also as a dual-stack listener sees it, and what is not an address: as they are.
+    expect(ipLimitKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(ipLimitKey('::ffff:127.0.0.1')).toBe('::ffff:127.0.0.1');
+    expect(ipLimitKey('unknown')).toBe('unknown');
+    expect(clientIp({}, '2001:db8:1:2::9', false)).toBe('2001:db8:1:2::/64');
   });
 
   it('no header: the peer address (or "unknown" when the socket has none)', () => {
