@@ -9,6 +9,13 @@ export { applyCommand } from './commands';
 export { STAGE_NAMES } from './messages';
 export { dollarsToCents, formatCents, parseCurrency } from './money';
 export { potTotal } from './pots';
-export { createRoom, entryError, MAX_STARTING_CHIPS, MIN_STARTING_CHIPS, seatOrder } from './room';
+export {
+  createRoom,
+  entryError,
+  isInRoom,
+  MAX_STARTING_CHIPS,
+  MIN_STARTING_CHIPS,
+  seatOrder,
+} from './room';
 export { settle } from './settlement';
 export * from './types';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
-import { callAmount, raiseLimits } from './index';
+import { callAmount, isInRoom, raiseLimits } from './index';
 import { lobby, play, refuse, started } from './test-helpers';
 import type { Command } from './types';
 
@@ -15,6 +15,8 @@ const INHERITED = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__pr
 describe('player ids that name Object.prototype members', () => {
   it.each(INHERITED)('host commands naming %s in the lobby are refused', (id) => {
     const room = lobby([5_000, 5_000]);
+    expect(isInRoom(room, id)).toBe(false);
+    expect(isInRoom(room, 'p1')).toBe(true);
     expect(refuse(room, 'p0', { type: 'approve', playerId: id })).toBe('Selected player not found');
     expect(refuse(room, 'p0', { type: 'remove', playerId: id })).toBe('Selected player not found');
     expect(refuse(room, 'p0', { type: 'rebuy', playerId: id, amount: 1_000 })).toBe(

@@ -1,7 +1,7 @@
 /**
  * The room: creation, defaults, new players and the seat order.
  */
-import type { Draft } from './draft';
+import { type Draft, playerById } from './draft';
 import { MSG } from './messages';
 import type { GameState, Player, Room, Settings } from './types';
 
@@ -156,6 +156,14 @@ export function seatIds(d: Draft): string[] {
   const ids = seatOrder(d.players).map((p) => p.id);
   d.seatCache = ids;
   return ids;
+}
+
+/**
+ * Whether `playerId` is in the room (pending or seated). By own key, as the engine reads players
+ * (draft.ts playerById): the server asks this of ids it did not make the room with.
+ */
+export function isInRoom(room: Room, playerId: string): boolean {
+  return playerById(room.players, playerId) !== undefined;
 }
 
 /** Approved players sorted by joinedAt: the clockwise seat order. */

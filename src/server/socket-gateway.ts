@@ -9,7 +9,7 @@
  */
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
-import type { Command } from '../engine';
+import { type Command, isInRoom } from '../engine';
 import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
 import { logDelta } from '../shared/log-delta';
 import {
@@ -115,13 +115,13 @@ export function attachGateway(deps: GatewayDeps): () => void {
       const playerId = socket.data.playerId;
       const record = await store.load(roomCode);
       // Refused without a 'gone' notice: its reason would answer the question too.
-      if (!(record && Object.hasOwn(record.room.players, playerId)) && !takeMiss(socket))
+      if (!(record && isInRoom(record.room, playerId)) && !takeMiss(socket))
         return { ok: false, error: TOO_MANY_REQUESTS };
       if (!record) {
         socket.emit('gone', { roomCode, reason: 'not_found' });
         return { ok: false, error: ROOM_NOT_FOUND };
       }
-      if (!Object.hasOwn(record.room.players, playerId)) {
+      if (!isInRoom(record.room, playerId)) {
         socket.emit('gone', { roomCode, reason: 'removed' });
         return { ok: false, error: NOT_IN_ROOM };
       }
@@ -142,8 +142,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       ? {}
       : {
           onCommitted: async (record: StoredRoom) => {
-            if (Object.hasOwn(record.room.players, playerId) && !socket.rooms.has(roomCode))
-              await socket.join(roomCode);
+            if (isInRoom(record.room, playerId) && !socket.rooms.has(roomCode)) await socket.join(roomCode);
           },
         };
     const outcome = await service.execute(roomCode, playerId, commandId, command, options);
@@ -151,7 +150,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     if (
       outcome.ok &&
       outcome.record &&
-      Object.hasOwn(outcome.record.room.players, playerId) &&
+      isInRoom(outcome.record.room, playerId) &&
       !socket.rooms.has(roomCode)
     ) {
       await subscribe(socket, roomCode);
@@ -167,7 +166,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     const existing = await store.load(roomCode);
     if (!existing) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
     // Already seated (a reload during the join, a second tab): joining again is resuming.
-    if (Object.hasOwn(existing.room.players, socket.data.playerId)) return subscribe(socket, roomCode);
+    if (isInRoom(existing.room, socket.data.playerId)) return subscribe(socket, roomCode);
     const outcome = await run(socket, roomCode, req.commandId, {
       type: 'join',
       name: req.name,
@@ -178,7 +177,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     if (!outcome.record) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
     // A repeated join id is acknowledged (the room remembers it) after the player was removed or left:
     // they get what `resume` gives a non-member, not the room.
-    if (!Object.hasOwn(outcome.record.room.players, socket.data.playerId)) {
+    if (!isInRoom(outcome.record.room, socket.data.playerId)) {
       socket.emit('gone', { roomCode, reason: 'removed' });
       return { ok: false, error: NOT_IN_ROOM };
     }
@@ -268,7 +267,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // lookup first: the engine's answer to a non-member (or its no-op 'leave') shows the room exists.
       if (!socket.rooms.has(req.roomCode)) {
         const record = await store.load(req.roomCode);
-        if (!(record && Object.hasOwn(record.room.players, socket.data.playerId))) {
+        if (!(record && isInRoom(record.room, socket.data.playerId))) {
           if (!takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
           if (!record) return { ok: false, error: ROOM_NOT_FOUND };
         }
