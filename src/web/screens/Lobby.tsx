@@ -172,17 +172,30 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
           onClose={close}
         />
       ) : null}
-      {open.kind === 'remove' ? (
-        <ConfirmModal
-          title={t.removeTitle}
-          text={open.player.name}
-          confirmLabel={t.removeConfirm}
-          danger
-          onConfirm={() => send({ type: 'remove', playerId: open.player.id })}
-          onClose={close}
-        />
-      ) : null}
+      {open.kind === 'remove' ? <ConfirmRemove player={open.player} send={send} onClose={close} /> : null}
     </main>
+  );
+}
+
+/** "Remove this player from the game?" for `player`, then the host's remove command (lobby and table). */
+export function ConfirmRemove({
+  player,
+  send,
+  onClose,
+}: {
+  player: Player;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmModal
+      title={t.removeTitle}
+      text={player.name}
+      confirmLabel={t.removeConfirm}
+      danger
+      onConfirm={() => send({ type: 'remove', playerId: player.id })}
+      onClose={onClose}
+    />
   );
 }
 

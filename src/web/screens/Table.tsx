@@ -20,7 +20,7 @@ import {
   potTotal,
 } from '../game/view';
 import { common, endGame, lobby, table as t } from '../texts';
-import { PendingList } from './Lobby';
+import { ConfirmRemove, PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
 import { WinnerModal } from './WinnerModal';
@@ -334,16 +334,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
           onClose={close}
         />
       ) : null}
-      {removing ? (
-        <ConfirmModal
-          title={lobby.removeTitle}
-          text={removing.name}
-          confirmLabel={lobby.removeConfirm}
-          danger
-          onConfirm={() => send({ type: 'remove', playerId: removing.id })}
-          onClose={() => setRemoving(null)}
-        />
-      ) : null}
+      {removing ? <ConfirmRemove player={removing} send={send} onClose={() => setRemoving(null)} /> : null}
       {open === 'leave' ? (
         <ConfirmModal
           title={t.leaveTitle}
