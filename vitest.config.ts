@@ -29,6 +29,23 @@ export default defineConfig({
         },
       },
       {
+        // The integration suites again with the rooms on the room thread (thread-rooms.ts), as `npm start`
+        // runs them in SQLite mode; the 'server' project runs them on the event loop's thread, as Redis
+        // mode does. A suite that gives startServer a store or a clock stays on the event loop's thread.
+        extends: true,
+        test: {
+          name: 'server-room-thread',
+          include: [
+            'src/server/{game,lobby,malformed,restart,connection,http,cleanup,lookup-limit}.test.ts',
+            'src/server/fuzz/*.test.ts',
+          ],
+          env: { TEST_ROOM_THREAD: '1' },
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'web',

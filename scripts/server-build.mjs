@@ -1,8 +1,8 @@
 // The server as plain JavaScript: `npm start` runs what this builds, not the TypeScript sources
 // through tsx. A production process then has no loader thread and no esbuild `keepNames` wrapper
 // on every named function (tsx compiles with it; each wrapped closure costs a property dictionary).
-// esbuild bundles the server's own modules into dist/server/ (two entries: the server and the SQLite
-// writer thread) and leaves every package in node_modules as an import. Not minified, so stack traces
+// esbuild bundles the server's own modules into dist/server/ (three entries: the server, the room thread and
+// the SQLite writer thread) and leaves every package in node_modules as an import. Not minified, so stack traces
 // name the functions; a linked source map is written next to each file for reading by hand.
 import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +44,7 @@ export function serverBuildIsStale() {
     built = Math.min(
       statSync(join(SERVER_OUT, 'main.js')).mtimeMs,
       statSync(join(SERVER_OUT, 'sqlite-writer.js')).mtimeMs,
+      statSync(join(SERVER_OUT, 'room-thread.js')).mtimeMs,
     );
   } catch {
     return true;
@@ -52,7 +53,8 @@ export function serverBuildIsStale() {
 }
 
 /**
- * Builds dist/server/main.js and dist/server/sqlite-writer.js. Each file is written under a name of
+ * Builds dist/server/main.js, dist/server/room-thread.js (the room thread, thread-rooms.ts) and
+ * dist/server/sqlite-writer.js. Each file is written under a name of
  * this process's and renamed into place, so a server starting while another process builds never
  * loads a half-written file (two builds of the same sources write the same bytes).
  */
@@ -62,6 +64,7 @@ export async function buildServer() {
     ...NODE_BUNDLE,
     entryPoints: {
       main: join(ROOT, 'src/server/main.ts'),
+      'room-thread': join(ROOT, 'src/server/room-thread.ts'),
       'sqlite-writer': join(ROOT, 'src/server/store/sqlite-writer.ts'),
     },
     outdir: SERVER_OUT,

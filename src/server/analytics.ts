@@ -103,7 +103,9 @@ export interface Analytics {
 }
 
 /** Analytics over the store's counters. */
-export function createAnalytics(store: RoomStore, logger: Logger, now: () => number): Analytics {
+export function createAnalytics(
+  store: Pick<RoomStore, 'increment' | 'readCounters'>,
+  logger: Logger, now: () => number): Analytics {
   const add = async (counters: Record<string, number>) => {
     if (Object.keys(counters).length === 0) return;
     try {

@@ -18,9 +18,11 @@ import type { Logger } from './logger';
 import { clientIp } from './rate-limit';
 import { snapshotParser } from './room-json';
 import { RoomService } from './room-service';
+import { directRooms, type Rooms } from './rooms';
 import { attachGateway, type ChiplessServer } from './socket-gateway';
 import { createStaticSite } from './static-site';
 import type { RoomStore } from './store/room-store';
+import { type RoomThread, threadRooms } from './thread-rooms';
 
 /** Where `vite build` puts the web app (vite.config.ts). */
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -33,10 +35,16 @@ export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.me
 export const TRANSPORT_MAX_BYTES = 4 * MAX_MESSAGE_BYTES;
 
 export interface ApplicationParts {
-  store: RoomStore;
+  /**
+   * Where the rooms are, one of the two: a store, for the room service on this thread (Redis mode, and
+   * tests that need an injected clock), or the room thread (thread-rooms.ts), which runs the room service
+   * over the SQLite store it holds (rooms.ts).
+   */
+  store?: RoomStore;
+  roomThread?: RoomThread;
   config: Config;
   logger: Logger;
-  /** Clock (ms); tests may pass a fake one. */
+  /** Clock (ms); tests may pass a fake one. The room thread keeps its own (Date.now). */
   now?: () => number;
   /** Socket.IO adapter constructor (e.g. from @socket.io/redis-adapter) for several processes. */
   adapter?: ServerOptions['adapter'];
@@ -47,11 +55,11 @@ export interface ApplicationParts {
 /** The running application. */
 export interface Application {
   io: ChiplessServer;
-  service: RoomService;
+  rooms: Rooms;
   cleanup: Cleanup;
   /**
    * Graceful stop: refuse new connections and commands, finish the queued commands, then disconnect
-   * every socket and close the HTTP server. The store stays open (its owner closes it).
+   * every socket and close the HTTP server. The store or the room thread stays open (its owner closes it).
    */
   close(): Promise<void>;
   /** Crash-like stop for tests: drop every connection at once, no draining. */
@@ -60,11 +68,14 @@ export interface Application {
 
 /** Attaches the application to `httpServer` (not yet listening, or listening). */
 export function createApplication(httpServer: HttpServer, parts: ApplicationParts): Application {
-  const { store, config, logger } = parts;
+  const { store, roomThread, config, logger } = parts;
+  if ((store === undefined) === (roomThread === undefined))
+    throw new TypeError('createApplication: give it a store or a room thread, not both');
   const now = parts.now ?? Date.now;
   const secret = config.sessionSecret ?? sessionSecretFor(config);
   const identity = createIdentity(secret);
-  const analytics = createAnalytics(store, logger, now);
+  // Counters of commands are bumped where the room service runs; these are the HTTP API's.
+  const analytics = createAnalytics((store ?? roomThread)!, logger, now);
 
   const api = createHttpApi({
     config,
@@ -104,28 +115,34 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
     ...(parts.adapter ? { adapter: parts.adapter } : {}),
   });
   const broadcaster = createBroadcaster(io);
-  const service = new RoomService({
-    store,
-    logger,
-    now,
-    broadcaster,
-    onEvents: ({ byHost, events }) => analytics.recordEvents(events, byHost),
-  });
-  const stopGateway = attachGateway({ io, service, store, identity, config, logger, now, broadcaster });
-  const cleanup = startCleanup({ io, service, store, config, logger, now });
+  const rooms = store
+    ? directRooms(
+        new RoomService({
+          store,
+          logger,
+          now,
+          broadcaster,
+          onEvents: ({ byHost, events }) => analytics.recordEvents(events, byHost),
+        }),
+        store,
+        broadcaster,
+      )
+    : threadRooms(roomThread!, io, broadcaster, logger);
+  const stopGateway = attachGateway({ io, rooms, identity, config, logger, now, broadcaster });
+  const cleanup = startCleanup({ io, rooms, config, logger, now });
 
   let closing: Promise<void> | null = null;
   return {
     io,
-    service,
+    rooms,
     cleanup,
     close() {
       closing ??= (async () => {
         cleanup.stop();
         stopGateway();
         if (httpServer.listening) httpServer.close();
-        service.stopAccepting();
-        await service.drain();
+        rooms.stopAccepting();
+        await rooms.drain();
         await io.close();
         httpServer.closeAllConnections();
       })();
@@ -134,7 +151,7 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
     destroy() {
       cleanup.stop();
       stopGateway();
-      service.stopAccepting();
+      rooms.stopAccepting();
       io.engine.close();
       if (httpServer.listening) httpServer.close();
       httpServer.closeAllConnections();

@@ -105,7 +105,7 @@ describe('idle room cleanup', () => {
     const { host, code } = await hostRoom(server);
     // Another process's socket: simulated by expiring through the service while this one is counted out.
     t += 11 * 60_000;
-    expect(await server.app.service.expire(code, () => false)).toBe(true);
+    expect(await server.app.rooms.expire(code, () => false)).toBe(true);
     await host.waitFor(() => host.gone.length > 0);
     expect(host.gone).toEqual([{ roomCode: code, reason: 'expired' }]);
     expect(await host.resume(code)).toEqual({ ok: false, error: 'Room not found' });

@@ -6,17 +6,15 @@
  */
 import type { Config } from './config';
 import type { Logger } from './logger';
-import type { RoomService } from './room-service';
+import type { Rooms } from './rooms';
 import { type ChiplessServer, isRoomCode } from './socket-gateway';
-import type { RoomStore } from './store/room-store';
 
 /** Rooms touched per store write by the sweep. */
 export const TOUCH_BATCH = 200;
 
 export interface CleanupDeps {
   io: ChiplessServer;
-  service: RoomService;
-  store: RoomStore;
+  rooms: Rooms;
   config: Pick<Config, 'roomIdleMs' | 'cleanupIntervalMs'>;
   logger: Logger;
   now: () => number;
@@ -30,7 +28,7 @@ export interface Cleanup {
 
 /** Starts the periodic sweep (the timer does not keep the process alive). */
 export function startCleanup(deps: CleanupDeps): Cleanup {
-  const { io, service, store, config, logger, now } = deps;
+  const { io, rooms, config, logger, now } = deps;
   const localRooms = () => io.of('/').adapter.rooms;
   const hasLocalSockets = (code: string) => (localRooms().get(code)?.size ?? 0) > 0;
   let running: Promise<{ touched: number; deleted: number }> | null = null;
@@ -45,12 +43,12 @@ export function startCleanup(deps: CleanupDeps): Cleanup {
     // run in between instead of behind one write of every room (~30 µs a room on SQLite).
     for (let i = 0; i < watched.length; i += TOUCH_BATCH) {
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      await store.touch(watched.slice(i, i + TOUCH_BATCH), t);
+      await rooms.touch(watched.slice(i, i + TOUCH_BATCH), t);
     }
     const touched = watched.length;
     let deleted = 0;
-    for (const code of await store.listIdle(t - config.roomIdleMs)) {
-      if (await service.expire(code, () => hasLocalSockets(code))) deleted++;
+    for (const code of await rooms.listIdle(t - config.roomIdleMs)) {
+      if (await rooms.expire(code, () => hasLocalSockets(code))) deleted++;
     }
     if (touched > 0 || deleted > 0) logger.info({ touched, deleted }, 'cleanup');
     return { touched, deleted };

@@ -50,6 +50,10 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((s) => s === 'true' || s === '1'),
+  ROOM_THREAD: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((s) => s !== 'false' && s !== '0'),
   HEAP_GROWING_PERCENT: int(DEFAULT_HEAP_GROWING_PERCENT).pipe(z.number().max(1000)),
   HELPER_THREADS_NICE: int(DEFAULT_HELPER_THREADS_NICE).pipe(z.number().max(19)),
 });
@@ -90,6 +94,11 @@ export interface Config {
   failedLookupRatePerMin: number;
   /** Do not build the web app on start even when dist/web is missing (tests, API-only processes). */
   skipWebBuild: boolean;
+  /**
+   * SQLite mode: the room service and the store on a thread of their own (rooms.ts, thread-rooms.ts);
+   * false keeps them on the event loop's thread. Redis mode always keeps them there.
+   */
+  roomThread: boolean;
   /** V8's heap growing factor in percent, applied by main.ts at start (0: V8's default). */
   heapGrowingPercent: number;
   /** Nice value of the process's threads other than the event loop (helper-threads.ts; 0: left as they are). */
@@ -130,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     joinRatePerMin: e.JOIN_RATE_PER_MIN,
     failedLookupRatePerMin: e.FAILED_LOOKUP_RATE_PER_MIN,
     skipWebBuild: e.SKIP_WEB_BUILD,
+    roomThread: e.ROOM_THREAD,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     helperThreadsNice: e.HELPER_THREADS_NICE,
   };

@@ -22,10 +22,11 @@ import { getPriority, setPriority } from 'node:os';
 export const DEFAULT_HELPER_THREADS_NICE = 10;
 
 /**
- * Lowers every thread of this process but the main one to `nice` (never raises one already lower in
- * priority). Call it from the main thread. Returns the ids of the threads it changed.
+ * Lowers every thread of this process but the main one and those in `except` (the room thread,
+ * thread-rooms.ts: it does the rooms' work every command waits for) to `nice` (never raises one already
+ * lower in priority). Call it from the main thread. Returns the ids of the threads it changed.
  */
-export function lowerHelperThreads(nice: number): number[] {
+export function lowerHelperThreads(nice: number, except: readonly number[] = []): number[] {
   if (!Number.isInteger(nice) || nice <= 0 || nice > 19) return [];
   let tids: number[];
   try {
@@ -34,7 +35,7 @@ export function lowerHelperThreads(nice: number): number[] {
     return [];
   }
   // The main thread's id is the process id.
-  return tids.filter((tid) => tid !== process.pid && lowerThread(tid, nice));
+  return tids.filter((tid) => tid !== process.pid && !except.includes(tid) && lowerThread(tid, nice));
 }
 
 /**

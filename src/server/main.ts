@@ -1,7 +1,9 @@
 /**
- * Composition root (`npm start`): environment -> config -> store -> web build (when missing) ->
- * HTTP server -> application -> listen. SIGTERM/SIGINT stop it gracefully: no new connections or
- * commands, queued commands finish, sockets close, the store closes, exit 0.
+ * Composition root (`npm start`): environment -> config -> store (SQLite: on the room thread,
+ * thread-rooms.ts, unless ROOM_THREAD=false) -> web build (when missing) -> HTTP server ->
+ * application -> listen. SIGTERM/SIGINT stop it gracefully: no new connections or commands, queued
+ * commands finish, sockets close, the store closes, exit 0. The room thread ending on its own ends
+ * the process (exit 1): without it no room can be served, and the store keeps every acknowledged command.
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,6 +16,8 @@ import { type Config, ConfigError, loadConfig, randomSecret, readOrCreateSecretF
 import { lowerHelperThreads } from './helper-threads';
 import { createLogger, type Logger } from './logger';
 import { createStore } from './store';
+import type { RoomStore } from './store/room-store';
+import { type RoomThread, startRoomThread } from './thread-rooms';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Longest a graceful shutdown may take before the process exits anyway. */
@@ -76,14 +80,29 @@ async function main(): Promise<void> {
   if (config.heapGrowingPercent > 0)
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 
-  const store = await createStore(config, logger);
+  let store: RoomStore | undefined;
+  let roomThread: RoomThread | undefined;
+  if (config.store === 'sqlite' && config.roomThread) {
+    roomThread = await startRoomThread({
+      dataDir: config.dataDir,
+      logLevel: config.logLevel,
+      onUnexpectedExit: (code) => {
+        logger.fatal({ code }, 'the room thread stopped; exiting');
+        logger.flush();
+        process.exit(1);
+      },
+    });
+  } else {
+    store = await createStore(config, logger);
+  }
   const sessionSecret = await resolveSessionSecret(config);
   const adapter = await createAdapter(config, logger);
   if (!config.skipWebBuild) await buildWebIfMissing(logger);
 
   const httpServer = createServer();
   const app: Application = createApplication(httpServer, {
-    store,
+    ...(store ? { store } : {}),
+    ...(roomThread ? { roomThread } : {}),
     config: { ...config, sessionSecret },
     logger,
     ...(adapter.adapter ? { adapter: adapter.adapter } : {}),
@@ -96,8 +115,9 @@ async function main(): Promise<void> {
       resolveListen();
     });
   });
-  // Every helper the process starts with exists by now (V8's at start, the store's writer when it opened).
-  const helperThreads = lowerHelperThreads(config.helperThreadsNice).length;
+  // Every helper the process starts with exists by now (V8's at start, the store's writer when it
+  // opened). The room thread is no helper: the commands wait for it as for the event loop.
+  const helperThreads = lowerHelperThreads(config.helperThreadsNice, roomThread?.threadIds).length;
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
@@ -105,6 +125,7 @@ async function main(): Promise<void> {
       url: `http://${config.host ?? 'localhost'}:${port}`,
       port,
       store: config.store,
+      roomThread: roomThread !== undefined,
       dataDir: config.dataDir,
       helperThreads,
     },
@@ -124,7 +145,8 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await adapter.close();
-      await store.close();
+      await store?.close();
+      await roomThread?.close();
       logger.info('stopped');
       logger.flush();
       process.exit(0);

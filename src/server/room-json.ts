@@ -235,9 +235,36 @@ export function snapshotEventJson(data: unknown): string | null {
 }
 
 /**
+ * A snapshot whose JSON text is already made: what the socket thread sends when the rooms live on their
+ * own thread (thread-rooms.ts), which sends their JSON, not the objects. The encoder below writes the
+ * text as it is into a 'room' event or a subscription's acknowledgement; anything else that stringifies
+ * one (toJSON) gets the same JSON, parsed back.
+ */
+export class EncodedSnapshot {
+  /** `version` is the snapshot's (what its JSON says). */
+  constructor(
+    readonly version: number,
+    readonly json: string,
+  ) {}
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+/** The text of an acknowledgement `[{ ok: true, data: EncodedSnapshot }]`, or null for any other data. */
+function encodedAckJson(data: unknown): string | null {
+  if (!Array.isArray(data) || data.length !== 1) return null;
+  const res = data[0] as { ok?: unknown; data?: unknown } | null;
+  if (typeof res !== 'object' || res === null || res.ok !== true || !(res.data instanceof EncodedSnapshot))
+    return null;
+  return Object.keys(res).length === 2 ? `[{"ok":true,"data":${res.data.json}}]` : null;
+}
+
+/**
  * Socket.IO's encoder, except that a 'room' snapshot event reuses the room's JSON (roomJson) and skips
  * the scan for binary attachments (a snapshot has none). A broadcast's room (log cut by logDelta) is a
- * new object, so its JSON is computed here once for all the room's sockets. The text is exactly what the default encoder
+ * new object, so its JSON is computed here once for all the room's sockets. An EncodedSnapshot, in an
+ * event or an acknowledgement, is written as it is. The text is exactly what the default encoder
  * produces.
  */
 class SnapshotEncoder extends Encoder {
@@ -247,9 +274,17 @@ class SnapshotEncoder extends Encoder {
     id?: number;
     data?: unknown[];
   }): Array<string | Buffer> {
-    if (packet.type === PacketType.EVENT && packet.nsp === '/' && packet.id === undefined) {
-      const json = snapshotEventJson(packet.data);
-      if (json !== null) return [`2${json}`];
+    if (packet.nsp === '/') {
+      if (packet.type === PacketType.EVENT && packet.id === undefined) {
+        const data = packet.data;
+        if (Array.isArray(data) && data.length === 2 && data[0] === 'room' && data[1] instanceof EncodedSnapshot)
+          return [`2["room",${data[1].json}]`];
+        const json = snapshotEventJson(data);
+        if (json !== null) return [`2${json}`];
+      } else if (packet.type === PacketType.ACK && packet.id !== undefined) {
+        const json = encodedAckJson(packet.data);
+        if (json !== null) return [`3${packet.id}${json}`];
+      }
     }
     return super.encode(packet as Parameters<Encoder['encode']>[0]);
   }

@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import { applyCommand, type Command, createRoom, type GameEvent } from '../engine';
 import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../shared/limits';
 import { type GoneReason, SOMETHING_WENT_WRONG } from '../shared/protocol';
+import { KeyedQueue } from './keyed-queue';
 import type { Logger } from './logger';
 import {
   APPLIED_COMMANDS_KEPT,
@@ -171,7 +172,7 @@ export function advanced(cached: CachedRoom, next: StoredRoom, commandId: string
 
 /** The room authority. See the file comment. */
 export class RoomService {
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly queue = new KeyedQueue();
   private readonly creates = new Map<string, string>();
   /** Last record this process committed per room, least recently committed first. */
   private readonly recent = new Map<string, CachedRoom>();
@@ -184,17 +185,7 @@ export class RoomService {
    * everything queued after. A failing `fn` rejects its own promise only.
    */
   runExclusive<T>(roomCode: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(roomCode) ?? Promise.resolve();
-    const result = prev.then(fn);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tails.set(roomCode, tail);
-    void tail.then(() => {
-      if (this.tails.get(roomCode) === tail) this.tails.delete(roomCode);
-    });
-    return result;
+    return this.queue.run(roomCode, fn);
   }
 
   /** Creates a room hosted by `actorId` under a free random code. Retrying a command id returns the same room. */
@@ -319,8 +310,8 @@ export class RoomService {
   }
 
   /** Resolves when every queued command has finished. */
-  async drain(): Promise<void> {
-    while (this.tails.size > 0) await Promise.all([...this.tails.values()]);
+  drain(): Promise<void> {
+    return this.queue.drain();
   }
 
   private async commit(

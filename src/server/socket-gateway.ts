@@ -1,7 +1,8 @@
 /**
  * The Socket.IO side: identity on connection, boundary checks on every incoming message (known event,
- * size, schema, rate limit), the four handlers, presence, and the RoomBroadcaster the room service
- * talks through. Rules live in the engine and ordering in the room service; this file only translates.
+ * size, schema, rate limit), the four handlers and presence, over the Rooms port (rooms.ts: the room
+ * service on this thread or on the room thread). Rules live in the engine and ordering in the rooms'
+ * queues; this file only translates.
  *
  * Socket.IO rooms: a room code (5 chars) holds the sockets watching that room; `p:<playerId>` holds
  * every socket of one player (to tell them they were removed). Both work across processes through
@@ -9,14 +10,12 @@
  */
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
-import { type Command, isInRoom } from '../engine';
+import type { Command } from '../engine';
 import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
-import { logDelta } from '../shared/log-delta';
 import {
   type Ack,
   type ClientToServerEvents,
   INVALID_REQUEST,
-  type RoomSnapshot,
   type ServerToClientEvents,
 } from '../shared/protocol';
 import { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from '../shared/schemas';
@@ -25,8 +24,8 @@ import type { Config } from './config';
 import type { Identity } from './identity';
 import type { Logger } from './logger';
 import { clientIp, KeyedRateLimiter, TokenBucket } from './rate-limit';
-import { ROOM_NOT_FOUND, type RoomService, SOMETHING_WENT_WRONG } from './room-service';
-import type { RoomStore, StoredRoom } from './store/room-store';
+import { ROOM_NOT_FOUND, SOMETHING_WENT_WRONG } from './room-service';
+import type { OutgoingSnapshot, Rooms, RoomView } from './rooms';
 
 /** Per-socket state (socket.data). */
 export interface SocketData {
@@ -75,8 +74,7 @@ function ackOf(args: unknown[]): ((res: unknown) => void) | undefined {
 
 export interface GatewayDeps {
   io: ChiplessServer;
-  service: RoomService;
-  store: RoomStore;
+  rooms: Rooms;
   identity: Identity;
   config: Config;
   logger: Logger;
@@ -86,7 +84,7 @@ export interface GatewayDeps {
 
 /** Wires identity, boundary checks and handlers onto every connection. Returns a stop function. */
 export function attachGateway(deps: GatewayDeps): () => void {
-  const { io, service, store, identity, config, logger, now, broadcaster } = deps;
+  const { io, rooms, identity, config, logger, now, broadcaster } = deps;
   const joinsPerIp = new KeyedRateLimiter(config.joinRatePerMin / 60, config.joinRatePerMin);
   const missesPerIp = new KeyedRateLimiter(config.failedLookupRatePerMin / 60, config.failedLookupRatePerMin);
   const sweep = setInterval(() => {
@@ -97,7 +95,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
   sweep.unref();
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
   // once every process knows (presence.ts).
-  const stopSettling = broadcaster.presence.onSettle((roomCode) => void service.broadcastCurrent(roomCode));
+  const stopSettling = broadcaster.presence.onSettle((roomCode) => void rooms.broadcastCurrent(roomCode));
 
   /**
    * Charges a lookup that found no room, or a room without the sender, to the sender's IP: its answer
@@ -110,49 +108,51 @@ export function attachGateway(deps: GatewayDeps): () => void {
    * Subscribes the socket to a room it is a member of and returns the snapshot; when that made the
    * player present, everyone else in the room gets the new snapshot too. Inside the room's queue.
    */
-  const subscribe = (socket: ChiplessSocket, roomCode: string): Promise<Ack<RoomSnapshot>> =>
-    service.runExclusive(roomCode, async () => {
+  const subscribe = (socket: ChiplessSocket, roomCode: string): Promise<Ack<OutgoingSnapshot>> =>
+    rooms.runExclusive(roomCode, async () => {
       const playerId = socket.data.playerId;
-      const record = await store.load(roomCode);
+      const view = await rooms.load(roomCode, { whole: true });
       // Refused without a 'gone' notice: its reason would answer the question too.
-      if (!(record && isInRoom(record.room, playerId)) && !takeMiss(socket))
-        return { ok: false, error: TOO_MANY_REQUESTS };
-      if (!record) {
+      if (!view?.has(playerId) && !takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
+      if (!view) {
         socket.emit('gone', { roomCode, reason: 'not_found' });
         return { ok: false, error: ROOM_NOT_FOUND };
       }
-      if (!isInRoom(record.room, playerId)) {
+      if (!view.has(playerId)) {
         socket.emit('gone', { roomCode, reason: 'removed' });
         return { ok: false, error: NOT_IN_ROOM };
       }
       const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
       await socket.join(roomCode);
-      const snapshot = await broadcaster.snapshotOf(record);
-      if (!wasOnline) socket.to(roomCode).emit('room', logDelta(snapshot, snapshot.room.nextEventSeq));
+      const snapshot = await rooms.snapshotOf(view, 'whole');
+      // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
+      if (!wasOnline) socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
       return { ok: true, data: snapshot };
     });
 
   /** Runs a command; subscribes the sender when it is (still) a member. */
-  const run = async (socket: ChiplessSocket, roomCode: string, commandId: string, command: Command) => {
+  const run = async (
+    socket: ChiplessSocket,
+    roomCode: string,
+    commandId: string,
+    command: Command,
+    wholeSnapshot = false,
+  ) => {
     const playerId = socket.data.playerId;
     // A socket already in the room stays in it until the room tells it 'gone' (a removal, queued before
     // this command in the room's queue, makes this command fail or be caught by the check below), so it
     // needs no onCommitted step; without one, the room service may publish the snapshot with the save.
     const options = socket.rooms.has(roomCode)
-      ? {}
+      ? { wholeSnapshot }
       : {
-          onCommitted: async (record: StoredRoom) => {
-            if (isInRoom(record.room, playerId) && !socket.rooms.has(roomCode)) await socket.join(roomCode);
+          wholeSnapshot,
+          onCommitted: async (view: RoomView) => {
+            if (view.has(playerId) && !socket.rooms.has(roomCode)) await socket.join(roomCode);
           },
         };
-    const outcome = await service.execute(roomCode, playerId, commandId, command, options);
+    const outcome = await rooms.execute(roomCode, playerId, commandId, command, options);
     // A retried (duplicate) command does not reach onCommitted: subscribe here if needed.
-    if (
-      outcome.ok &&
-      outcome.record &&
-      isInRoom(outcome.record.room, playerId) &&
-      !socket.rooms.has(roomCode)
-    ) {
+    if (outcome.ok && outcome.view?.has(playerId) && !socket.rooms.has(roomCode)) {
       await subscribe(socket, roomCode);
     }
     return outcome;
@@ -161,27 +161,29 @@ export function attachGateway(deps: GatewayDeps): () => void {
   const join = async (
     socket: ChiplessSocket,
     req: { commandId: string; roomCode: string; name: string; startingChips: number },
-  ): Promise<Ack<RoomSnapshot>> => {
+  ): Promise<Ack<OutgoingSnapshot>> => {
     const { roomCode } = req;
-    const existing = await store.load(roomCode);
+    const existing = await rooms.load(roomCode);
     if (!existing) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
     // Already seated (a reload during the join, a second tab): joining again is resuming.
-    if (isInRoom(existing.room, socket.data.playerId)) return subscribe(socket, roomCode);
-    const outcome = await run(socket, roomCode, req.commandId, {
-      type: 'join',
-      name: req.name,
-      startingChips: req.startingChips,
-    });
+    if (existing.has(socket.data.playerId)) return subscribe(socket, roomCode);
+    const outcome = await run(
+      socket,
+      roomCode,
+      req.commandId,
+      { type: 'join', name: req.name, startingChips: req.startingChips },
+      true,
+    );
     if (!outcome.ok)
       return { ok: false, error: outcome.error === ROOM_NOT_FOUND ? JOIN_ROOM_NOT_FOUND : outcome.error };
-    if (!outcome.record) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
+    if (!outcome.view) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
     // A repeated join id is acknowledged (the room remembers it) after the player was removed or left:
     // they get what `resume` gives a non-member, not the room.
-    if (!isInRoom(outcome.record.room, socket.data.playerId)) {
+    if (!outcome.view.has(socket.data.playerId)) {
       socket.emit('gone', { roomCode, reason: 'removed' });
       return { ok: false, error: NOT_IN_ROOM };
     }
-    return { ok: true, data: await broadcaster.snapshotOf(outcome.record) };
+    return { ok: true, data: await rooms.snapshotOf(outcome.view, 'whole') };
   };
 
   const takeJoin = (socket: ChiplessSocket) => {
@@ -237,14 +239,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
   }
 
   const onCreateRoom = listenerFor('createRoom', createRoomSchema, takeJoin, async (socket, req) => {
-    const created = await service.createRoom(
+    const created = await rooms.createRoom(
       socket.data.playerId,
       req.commandId,
       req.name,
       req.startingChips,
     );
     if (!created.ok) return created;
-    return subscribe(socket, created.record.room.roomCode);
+    return subscribe(socket, created.roomCode);
   });
 
   const onJoinRoom = listenerFor('joinRoom', joinRoomSchema, takeJoin, join);
@@ -266,10 +268,10 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // A subscribed socket is a member (a removal unsubscribes it). Any other sender's command is a
       // lookup first: the engine's answer to a non-member (or its no-op 'leave') shows the room exists.
       if (!socket.rooms.has(req.roomCode)) {
-        const record = await store.load(req.roomCode);
-        if (!(record && isInRoom(record.room, socket.data.playerId))) {
+        const view = await rooms.load(req.roomCode);
+        if (!view?.has(socket.data.playerId)) {
           if (!takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
-          if (!record) return { ok: false, error: ROOM_NOT_FOUND };
+          if (!view) return { ok: false, error: ROOM_NOT_FOUND };
         }
       }
       const outcome = await run(socket, req.roomCode, req.commandId, command);
@@ -302,7 +304,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     for (const roomCode of this.data.roomsAtDisconnect ?? []) {
       void broadcaster
         .onlinePlayers(roomCode)
-        .then((online) => (online.has(playerId) ? undefined : service.broadcastCurrent(roomCode)))
+        .then((online) => (online.has(playerId) ? undefined : rooms.broadcastCurrent(roomCode)))
         .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
     }
   }

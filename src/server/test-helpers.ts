@@ -25,6 +25,7 @@ import { createLogger } from './logger';
 import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
 import type { SqliteStore } from './store/sqlite-store';
+import { type RoomThread, startRoomThread } from './thread-rooms';
 
 /** Options of startServer. */
 export interface StartServerOptions {
@@ -40,6 +41,13 @@ export interface StartServerOptions {
   now?: () => number;
   /** Socket.IO adapter (scale-out tests). */
   adapter?: ApplicationParts['adapter'];
+  /**
+   * Run the rooms on the room thread (thread-rooms.ts), as `npm start` does in SQLite mode. Its store is
+   * then on that thread: the server's `store` reads rooms and counters through it, and cannot write rooms.
+   * Not with `store` or `now`. Default: set TEST_ROOM_THREAD=1 (vitest.config.ts) for every server
+   * started without a store or a clock.
+   */
+  roomThread?: boolean;
 }
 
 /** A server started by a test. */
@@ -78,11 +86,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     DATA_DIR: dataDir,
   });
   const logger = createLogger(config.logLevel);
+  if (options.roomThread && (options.store || options.now))
+    throw new TypeError('startServer: a room thread has its own store and clock');
+  // The 'server-room-thread' project (vitest.config.ts) runs the suites again on the room thread.
+  const threaded =
+    options.roomThread ??
+    (process.env.TEST_ROOM_THREAD === '1' && options.store === undefined && options.now === undefined);
+  const roomThread = threaded
+    ? await startRoomThread({ dataDir, logLevel: config.logLevel })
+    : undefined;
   const ownStore = options.store === undefined;
-  const store = options.store ?? (await createStore(config));
+  const store = roomThread ? storeThrough(roomThread) : (options.store ?? (await createStore(config)));
   const httpServer = createServer();
   const app = createApplication(httpServer, {
-    store,
+    ...(roomThread ? { roomThread } : { store }),
     config,
     logger,
     ...(options.now ? { now: options.now } : {}),
@@ -106,16 +123,37 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
       if (stopped) return;
       stopped = true;
       await app.close();
-      if (ownStore) await store.close();
+      if (roomThread) await roomThread.close();
+      else if (ownStore) await store.close();
       if (temporary && !closeOptions.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
     async stopAbruptly() {
       if (stopped) return;
       stopped = true;
       app.destroy();
+      if (roomThread) return roomThread.terminate();
       // The SQLite store keeps its directory locked while open: let go of it as a killed process would.
       if (ownStore && 'abandon' in store) await (store as SqliteStore).abandon();
     },
+  };
+}
+
+/**
+ * What a test can ask of a store on the room thread: the stored rooms, the counters and housekeeping.
+ * Writing rooms is the room service's (through commands); closing is the thread's.
+ */
+function storeThrough(thread: RoomThread): RoomStore {
+  const refuse = () => Promise.reject(new Error('startServer: this store is on the room thread (read only)'));
+  return {
+    load: (roomCode) => thread.request('record', roomCode),
+    readCounters: (keys) => thread.readCounters(keys),
+    create: refuse,
+    save: refuse,
+    delete: refuse,
+    touch: (roomCodes, now) => thread.touch(roomCodes, now),
+    listIdle: (before) => thread.listIdle(before),
+    increment: (counters) => thread.increment(counters),
+    close: refuse,
   };
 }
 

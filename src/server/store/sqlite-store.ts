@@ -120,7 +120,7 @@ import type { FromWriter, ToWriter, WriterData } from './sqlite-writer';
  */
 const WRITER_ENTRY: { script: URL; module: string | null } = import.meta.url.endsWith('.ts')
   ? {
-      script: new URL('./sqlite-writer-boot.mjs', import.meta.url),
+      script: new URL('../worker-boot.mjs', import.meta.url),
       module: new URL('./sqlite-writer.ts', import.meta.url).href,
     }
   : { script: new URL('./sqlite-writer.js', import.meta.url), module: null };

@@ -1,6 +1,6 @@
 /**
  * The SQLite store's writer thread (a worker_threads Worker, started by sqlite-store.ts through
- * sqlite-writer-boot.mjs). It follows the journal files the main thread appends to, and applies
+ * worker-boot.mjs). It follows the journal files the main thread appends to, and applies
  * their entries to the database in batches: one transaction every `intervalMs` (or at once when the
  * main thread asks, because a read is waiting), then tells the main thread the last lsn applied.
  * The main thread never waits for it to acknowledge a command; the journal already holds the command.

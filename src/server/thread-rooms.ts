@@ -1,0 +1,281 @@
+/**
+ * The socket thread's side of the room thread (room-thread.ts; rooms.ts says why it exists):
+ * startRoomThread starts the thread and carries requests to it; threadRooms is the Rooms the gateway
+ * uses over it.
+ *
+ * Each room's requests go one at a time, in the room's queue on this thread: a command's answer comes
+ * back with its effects ('gone' notices, the step after the commit, the broadcast), which are taken
+ * here, in the queue, before the room's next request. Rooms reach this thread as views (who is in them,
+ * their version) and their JSON text; snapshots are sent as EncodedSnapshot text with the presence of
+ * this thread's sockets spliced in, byte for byte what directRooms sends.
+ */
+import { readdirSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { GoneReason } from '../shared/protocol';
+import type { Broadcaster } from './broadcaster';
+import { KeyedQueue } from './keyed-queue';
+import type { Logger } from './logger';
+import { EncodedSnapshot } from './room-json';
+import { SHUTTING_DOWN } from './room-service';
+import type {
+  Effect,
+  ReplyMessage,
+  RequestName,
+  Requests,
+  RoomThreadData,
+  StatusMessage,
+  ViewData,
+} from './room-thread-messages';
+import type { HousekeepingStore, Rooms, RoomView } from './rooms';
+import type { ChiplessServer } from './socket-gateway';
+
+/**
+ * How the room thread is started: from the compiled server (`npm start`) its sibling room-thread.js;
+ * from the TypeScript sources (tsx, Vitest) worker-boot.mjs, which registers tsx and loads the module.
+ */
+const ENTRY: { script: URL; module?: string } = import.meta.url.endsWith('.ts')
+  ? {
+      script: new URL('./worker-boot.mjs', import.meta.url),
+      module: new URL('./room-thread.ts', import.meta.url).href,
+    }
+  : { script: new URL('./room-thread.js', import.meta.url) };
+
+/** Said by every request once the room thread has stopped. */
+export const ROOM_THREAD_STOPPED = 'The room thread has stopped';
+
+/** The running room thread. */
+export interface RoomThread extends HousekeepingStore {
+  /** Sends a request; resolves with its answer, rejects with the thread's error. */
+  request<K extends RequestName>(name: K, ...args: Requests[K]['args']): Promise<Requests[K]['result']>;
+  /** Linux thread ids that appeared while the thread started: its own (helper-threads.ts leaves them be). */
+  readonly threadIds: number[];
+  /** Graceful stop: drains, closes the store, ends the thread. */
+  close(): Promise<void>;
+  /** Crash-like stop (tests): the thread ends now, whatever it was doing. */
+  terminate(): Promise<void>;
+}
+
+export interface RoomThreadOptions {
+  dataDir: string;
+  logLevel: string;
+  cachedRooms?: number;
+  /** Called when the thread ends other than by close() or terminate(). */
+  onUnexpectedExit?: (code: number) => void;
+}
+
+function taskIds(): number[] {
+  try {
+    return readdirSync('/proc/self/task').map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Starts the room thread and resolves once its store is open (rejects with the store's error). */
+export async function startRoomThread(options: RoomThreadOptions): Promise<RoomThread> {
+  const before = new Set(taskIds());
+  const data: RoomThreadData = {
+    dataDir: options.dataDir,
+    logLevel: options.logLevel,
+    ...(options.cachedRooms !== undefined ? { cachedRooms: options.cachedRooms } : {}),
+    ...(ENTRY.module ? { module: ENTRY.module } : {}),
+  };
+  const worker = new Worker(ENTRY.script, { workerData: data });
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  let stopped: Error | null = null;
+  let ending = false;
+
+  await new Promise<void>((resolve, reject) => {
+    const fail = (err: Error) => {
+      worker.off('message', onStatus);
+      void worker.terminate();
+      reject(err);
+    };
+    const onStatus = (message: StatusMessage) => {
+      worker.off('message', onStatus);
+      worker.off('error', fail);
+      if (message[0] === 'ready') resolve();
+      else fail(new Error(message[1]));
+    };
+    worker.on('message', onStatus);
+    worker.once('error', fail);
+  });
+  const threadIds = taskIds().filter((id) => !before.has(id));
+
+  worker.on('message', (message: ReplyMessage) => {
+    const entry = waiting.get(message[0]);
+    if (!entry) return;
+    waiting.delete(message[0]);
+    if (message[1]) entry.resolve(message[2]);
+    else entry.reject(new Error(message[2]));
+  });
+  worker.on('error', (err) => {
+    stopped ??= err;
+  });
+  worker.on('exit', (code) => {
+    stopped ??= new Error(ROOM_THREAD_STOPPED);
+    for (const entry of waiting.values()) entry.reject(stopped);
+    waiting.clear();
+    if (!ending) options.onUnexpectedExit?.(code);
+  });
+
+  const request = <K extends RequestName>(name: K, ...args: Requests[K]['args']) =>
+    new Promise<Requests[K]['result']>((resolve, reject) => {
+      if (stopped) {
+        reject(stopped);
+        return;
+      }
+      const id = nextId++;
+      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage([id, name, ...args]);
+    });
+
+  return {
+    request,
+    threadIds,
+    touch: (roomCodes, now) => request('touch', [...roomCodes], now),
+    listIdle: (before) => request('listIdle', before),
+    increment: (counters) => request('increment', counters),
+    readCounters: (keys) => request('readCounters', keys),
+    async close() {
+      if (stopped) return;
+      ending = true;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      await request('close');
+      await exited;
+    },
+    async terminate() {
+      ending = true;
+      await worker.terminate();
+    },
+  };
+}
+
+/** A RoomView of a room on the room thread. */
+class ThreadView implements RoomView {
+  constructor(readonly data: ViewData) {}
+  get roomCode(): string {
+    return this.data.roomCode;
+  }
+  get version(): number {
+    return this.data.version;
+  }
+  has(playerId: string): boolean {
+    return this.data.players.includes(playerId);
+  }
+}
+
+const viewOf = (data: ViewData | null) => (data ? new ThreadView(data) : null);
+
+/** The Rooms over `thread`, its snapshots sent through `broadcaster` to the sockets of `io`. */
+export function threadRooms(
+  thread: RoomThread,
+  io: ChiplessServer,
+  broadcaster: Broadcaster,
+  logger: Logger,
+): Rooms {
+  const queue = new KeyedQueue();
+  let accepting = true;
+
+  /** A snapshot's JSON as snapshotOf and logDelta build it (key order included), presence now. */
+  const snapshotJson = async (
+    roomCode: string,
+    version: number,
+    players: string[],
+    room: string,
+    logFrom?: number,
+  ): Promise<EncodedSnapshot> => {
+    const online = await broadcaster.onlinePlayers(roomCode);
+    const presence: Record<string, boolean> = {};
+    for (const id of players) presence[id] = online.has(id);
+    const end = logFrom === undefined ? '}' : `,"logFrom":${logFrom}}`;
+    return new EncodedSnapshot(
+      version,
+      `{"version":${version},"room":${room},"presence":${JSON.stringify(presence)}${end}`,
+    );
+  };
+
+  /** Takes a commit's effects, in order. Committed already: a failure is logged, not answered. */
+  const perform = async (
+    roomCode: string,
+    effects: Effect[],
+    onCommitted?: (view: RoomView) => Promise<void> | void,
+  ) => {
+    try {
+      for (const effect of effects) {
+        if (effect.kind === 'gone') await goneFor(roomCode, effect.reason, effect.playerIds);
+        else if (effect.kind === 'committed') await onCommitted?.(new ThreadView(effect.view));
+        else {
+          const { version, players, room, logFrom } = effect;
+          const snapshot = await snapshotJson(roomCode, version, players, room, logFrom);
+          // The typed emit wants a RoomSnapshot; the encoder writes this one's text (room-json.ts).
+          io.to(roomCode).emit('room', snapshot as never);
+        }
+      }
+    } catch (err) {
+      logger.warn({ err, room: roomCode }, 'broadcast failed');
+    }
+  };
+  const goneFor = (roomCode: string, reason: GoneReason, playerIds: string[] | null) =>
+    broadcaster.gone(roomCode, reason, playerIds ?? undefined);
+
+  return {
+    runExclusive: (roomCode, fn) => queue.run(roomCode, fn),
+    load: async (roomCode, options) => viewOf(await thread.request('load', roomCode, options?.whole === true)),
+    async snapshotOf(view, log) {
+      const data = (view as ThreadView).data;
+      if (!(view instanceof ThreadView) || !data.json) throw new TypeError('threadRooms: a view without its JSON');
+      return log === 'whole'
+        ? snapshotJson(data.roomCode, data.version, data.players, data.json.whole)
+        : snapshotJson(data.roomCode, data.version, data.players, data.json.none, data.nextEventSeq);
+    },
+    async createRoom(actorId, commandId, hostName, startingChips) {
+      if (!accepting) return { ok: false, error: SHUTTING_DOWN };
+      return thread.request('create', actorId, commandId, hostName, startingChips);
+    },
+    execute(roomCode, actorId, commandId, command, options = {}) {
+      if (!accepting) return Promise.resolve({ ok: false, error: SHUTTING_DOWN });
+      const { onCommitted, wholeSnapshot = false } = options;
+      return queue.run(roomCode, async () => {
+        const result = await thread.request(
+          'execute',
+          roomCode,
+          actorId,
+          commandId,
+          command,
+          onCommitted !== undefined,
+          wholeSnapshot,
+        );
+        if (!result.ok) return result;
+        await perform(roomCode, result.effects, onCommitted);
+        return { ok: true, version: result.version, view: viewOf(result.view), duplicate: result.duplicate };
+      });
+    },
+    broadcastCurrent(roomCode) {
+      return queue
+        .run(roomCode, async () => perform(roomCode, await thread.request('current', roomCode)))
+        .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence broadcast failed'));
+    },
+    expire(roomCode, stillActive) {
+      return queue.run(roomCode, async () => {
+        if (stillActive()) return false;
+        const { deleted, effects } = await thread.request('expire', roomCode);
+        await perform(roomCode, effects);
+        return deleted;
+      });
+    },
+    stopAccepting() {
+      accepting = false;
+      thread.request('stopAccepting').catch((err: unknown) => logger.warn({ err }, 'room thread: stop accepting'));
+    },
+    async drain() {
+      await queue.drain();
+      await thread.request('drain');
+    },
+    touch: (roomCodes, now) => thread.touch(roomCodes, now),
+    listIdle: (before) => thread.listIdle(before),
+    increment: (counters) => thread.increment(counters),
+    readCounters: (keys) => thread.readCounters(keys),
+  };
+}
