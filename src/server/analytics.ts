@@ -105,7 +105,9 @@ export interface Analytics {
 /** Analytics over the store's counters. */
 export function createAnalytics(
   store: Pick<RoomStore, 'increment' | 'readCounters'>,
-  logger: Logger, now: () => number): Analytics {
+  logger: Logger,
+  now: () => number,
+): Analytics {
   const add = async (counters: Record<string, number>) => {
     if (Object.keys(counters).length === 0) return;
     try {

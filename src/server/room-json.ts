@@ -277,7 +277,12 @@ class SnapshotEncoder extends Encoder {
     if (packet.nsp === '/') {
       if (packet.type === PacketType.EVENT && packet.id === undefined) {
         const data = packet.data;
-        if (Array.isArray(data) && data.length === 2 && data[0] === 'room' && data[1] instanceof EncodedSnapshot)
+        if (
+          Array.isArray(data) &&
+          data.length === 2 &&
+          data[0] === 'room' &&
+          data[1] instanceof EncodedSnapshot
+        )
           return [`2["room",${data[1].json}]`];
         const json = snapshotEventJson(data);
         if (json !== null) return [`2${json}`];

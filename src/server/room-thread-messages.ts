@@ -69,17 +69,19 @@ export interface Requests {
   current: { args: [roomCode: string]; result: Effect[] };
   /** Deletes the idle room (the socket side has checked it has no sockets). */
   expire: { args: [roomCode: string]; result: { deleted: boolean; effects: Effect[] } };
-  touch: { args: [roomCodes: string[], now: number]; result: void };
+  touch: { args: [roomCodes: string[], now: number]; result: undefined };
   listIdle: { args: [before: number]; result: string[] };
-  increment: { args: [counters: Record<string, number>]; result: void };
+  increment: { args: [counters: Record<string, number>]; result: undefined };
   readCounters: { args: [keys: string[]]; result: Record<string, number> };
-  stopAccepting: { args: []; result: void };
-  drain: { args: []; result: void };
+  stopAccepting: { args: []; result: undefined };
+  drain: { args: []; result: undefined };
   /** Drains, closes the store; the thread then ends. */
-  close: { args: []; result: void };
+  close: { args: []; result: undefined };
 }
 
 export type RequestName = keyof Requests;
-export type RequestMessage = { [K in RequestName]: [id: number, name: K, ...args: Requests[K]['args']] }[RequestName];
+export type RequestMessage = {
+  [K in RequestName]: [id: number, name: K, ...args: Requests[K]['args']];
+}[RequestName];
 export type ReplyMessage = [id: number, ok: true, result: unknown] | [id: number, ok: false, message: string];
 export type StatusMessage = ['ready'] | ['failed', message: string];

@@ -99,6 +99,7 @@ const service = new RoomService({
   ...(data.cachedRooms !== undefined ? { cachedRooms: data.cachedRooms } : {}),
 });
 
+const nothing = () => undefined;
 type Handlers = { [K in keyof Requests]: (...args: Requests[K]['args']) => Promise<Requests[K]['result']> };
 const handlers: Handlers = {
   async load(roomCode, whole) {
@@ -142,18 +143,20 @@ const handlers: Handlers = {
     const deleted = await service.expire(roomCode, () => false);
     return { deleted, effects: takeEffects(roomCode) };
   },
-  touch: (roomCodes, now) => store.touch(roomCodes, now),
+  touch: (roomCodes, now) => store.touch(roomCodes, now).then(nothing),
   listIdle: (before) => store.listIdle(before),
-  increment: (counters) => store.increment(counters),
+  increment: (counters) => store.increment(counters).then(nothing),
   readCounters: (keys) => store.readCounters(keys),
   async stopAccepting() {
     service.stopAccepting();
+    return undefined;
   },
-  drain: () => service.drain(),
+  drain: () => service.drain().then(nothing),
   async close() {
     service.stopAccepting();
     await service.drain();
     await store.close();
+    return undefined;
   },
 };
 

@@ -239,12 +239,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
   }
 
   const onCreateRoom = listenerFor('createRoom', createRoomSchema, takeJoin, async (socket, req) => {
-    const created = await rooms.createRoom(
-      socket.data.playerId,
-      req.commandId,
-      req.name,
-      req.startingChips,
-    );
+    const created = await rooms.createRoom(socket.data.playerId, req.commandId, req.name, req.startingChips);
     if (!created.ok) return created;
     return subscribe(socket, created.roomCode);
   });

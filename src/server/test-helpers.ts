@@ -92,9 +92,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   const threaded =
     options.roomThread ??
     (process.env.TEST_ROOM_THREAD === '1' && options.store === undefined && options.now === undefined);
-  const roomThread = threaded
-    ? await startRoomThread({ dataDir, logLevel: config.logLevel })
-    : undefined;
+  const roomThread = threaded ? await startRoomThread({ dataDir, logLevel: config.logLevel }) : undefined;
   const ownStore = options.store === undefined;
   const store = roomThread ? storeThrough(roomThread) : (options.store ?? (await createStore(config)));
   const httpServer = createServer();

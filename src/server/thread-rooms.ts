@@ -222,10 +222,12 @@ export function threadRooms(
 
   return {
     runExclusive: (roomCode, fn) => queue.run(roomCode, fn),
-    load: async (roomCode, options) => viewOf(await thread.request('load', roomCode, options?.whole === true)),
+    load: async (roomCode, options) =>
+      viewOf(await thread.request('load', roomCode, options?.whole === true)),
     async snapshotOf(view, log) {
       const data = (view as ThreadView).data;
-      if (!(view instanceof ThreadView) || !data.json) throw new TypeError('threadRooms: a view without its JSON');
+      if (!(view instanceof ThreadView) || !data.json)
+        throw new TypeError('threadRooms: a view without its JSON');
       return log === 'whole'
         ? snapshotJson(data.roomCode, data.version, data.players, data.json.whole)
         : snapshotJson(data.roomCode, data.version, data.players, data.json.none, data.nextEventSeq);
@@ -267,7 +269,9 @@ export function threadRooms(
     },
     stopAccepting() {
       accepting = false;
-      thread.request('stopAccepting').catch((err: unknown) => logger.warn({ err }, 'room thread: stop accepting'));
+      thread
+        .request('stopAccepting')
+        .catch((err: unknown) => logger.warn({ err }, 'room thread: stop accepting'));
     },
     async drain() {
       await queue.drain();
