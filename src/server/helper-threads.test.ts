@@ -1,4 +1,4 @@
-/** lowerHelperThreads: every thread but the main one to the nice value asked, never raised back. */
+/** lowerHelperThreads: every thread but the main one (and those spared) to the nice value asked, never raised back. */
 import { describe, expect, it } from 'vitest';
 import { lowerHelperThreads } from './helper-threads';
 import { threadNices as nices } from './test-helpers';
@@ -11,8 +11,13 @@ describe('lowerHelperThreads', () => {
     expect([0, 20, -1, 2.5, Number.NaN].map((n) => lowerHelperThreads(n))).toEqual([[], [], [], [], []]);
     expect(nices()).toEqual(before);
 
+    // A thread named in `except` (the room thread, in main.ts) is left as it is.
+    const spared = [...before.keys()].find((tid) => tid !== process.pid && before.get(tid) === main)!;
     const target = Math.max(main + 2, 12);
-    const lowered = lowerHelperThreads(target);
+    const firstLowered = lowerHelperThreads(target, [spared]);
+    expect(firstLowered).not.toContain(spared);
+    expect(nices().get(spared)).toBe(main);
+    const lowered = [...firstLowered, ...lowerHelperThreads(target)];
     const after = nices();
     expect(after.get(process.pid)).toBe(main);
     const helpers = [...after.keys()].filter((tid) => tid !== process.pid);

@@ -5,6 +5,7 @@ import { applyCommand, createRoom } from '../engine';
 import type { Room } from '../engine/types';
 import { logDelta } from '../shared/log-delta';
 import {
+  EncodedSnapshot,
   immutableJson,
   keepSnapshotEventJson,
   keptSnapshotEventParts,
@@ -221,6 +222,22 @@ describe('snapshot encoder', () => {
     const notSnapshot = { room, version: 1, presence: {} };
     expect(() => keepSnapshotEventJson(notSnapshot)).toThrow(TypeError);
     expect(Object.getOwnPropertySymbols(notSnapshot)).toEqual([]);
+  });
+
+  it('writes an EncodedSnapshot as it is, in an event or an acknowledgement, as Socket.IO writes the object', () => {
+    const room = sampleRoom();
+    const snapshot = { version: 9, room, presence: { host: true, p1: false } };
+    const encoded = new EncodedSnapshot(9, JSON.stringify(snapshot));
+    const event = (data: unknown) => ({ type: PacketType.EVENT, nsp: '/', data: ['room', data] });
+    expect(encode(ours, event(encoded))).toEqual(encode(standard, event(snapshot)));
+    const ack = (data: unknown) => ({ type: PacketType.ACK, nsp: '/', id: 12, data: [{ ok: true, data }] });
+    expect(encode(ours, ack(encoded))).toEqual(encode(standard, ack(snapshot)));
+    // Anything else holding one is stringified through toJSON: still the same JSON.
+    const other = { type: PacketType.ACK, nsp: '/', id: 4, data: [{ ok: true, data: encoded, extra: 1 }] };
+    expect(encode(ours, other)).toEqual(
+      encode(standard, { ...other, data: [{ ok: true, data: snapshot, extra: 1 }] }),
+    );
+    expect(JSON.stringify(encoded)).toBe(JSON.stringify(snapshot));
   });
 
   it('leaves every other packet to the standard encoder', () => {
