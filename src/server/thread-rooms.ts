@@ -87,19 +87,23 @@ export async function startRoomThread(options: RoomThreadOptions): Promise<RoomT
   let ending = false;
 
   await new Promise<void>((resolve, reject) => {
+    // The first of an error, a 'failed' message or an exit decides (a promise settles once).
     const fail = (err: Error) => {
       worker.off('message', onStatus);
       void worker.terminate();
       reject(err);
     };
+    const onExit = (code: number) => fail(new Error(`The room thread exited with ${code} while starting`));
     const onStatus = (message: StatusMessage) => {
       worker.off('message', onStatus);
       worker.off('error', fail);
+      worker.off('exit', onExit);
       if (message[0] === 'ready') resolve();
       else fail(new Error(message[1]));
     };
     worker.on('message', onStatus);
     worker.once('error', fail);
+    worker.once('exit', onExit);
   });
   const threadIds = taskIds().filter((id) => !before.has(id));
 
@@ -225,12 +229,12 @@ export function threadRooms(
     load: async (roomCode, options) =>
       viewOf(await thread.request('load', roomCode, options?.whole === true)),
     async snapshotOf(view, log) {
-      const data = (view as ThreadView).data;
-      if (!(view instanceof ThreadView) || !data.json)
-        throw new TypeError('threadRooms: a view without its JSON');
+      const json = view instanceof ThreadView ? view.data.json : undefined;
+      if (!json) throw new TypeError('threadRooms: a view without its JSON');
+      const { roomCode, version, players, nextEventSeq } = (view as ThreadView).data;
       return log === 'whole'
-        ? snapshotJson(data.roomCode, data.version, data.players, data.json.whole)
-        : snapshotJson(data.roomCode, data.version, data.players, data.json.none, data.nextEventSeq);
+        ? snapshotJson(roomCode, version, players, json.whole)
+        : snapshotJson(roomCode, version, players, json.none, nextEventSeq);
     },
     async createRoom(actorId, commandId, hostName, startingChips) {
       if (!accepting) return { ok: false, error: SHUTTING_DOWN };
