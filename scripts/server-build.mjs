@@ -2,9 +2,10 @@
 // through tsx. A production process then has no loader thread and no esbuild `keepNames` wrapper
 // on every named function (tsx compiles with it; each wrapped closure costs a property dictionary).
 // esbuild bundles the server's own modules into dist/server/ (three entries: the server, the room thread and
-// the SQLite writer thread) and leaves every package in node_modules as an import. Not minified, so stack traces
+// the SQLite writer thread, with the code they share and what they load with import() in chunks beside them) and
+// leaves every package in node_modules as an import. Not minified, so stack traces
 // name the functions; a linked source map is written next to each file for reading by hand.
-import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -26,6 +27,9 @@ export const NODE_BUNDLE = {
   sourcemap: 'linked',
   logLevel: 'warning',
 };
+
+/** A chunk's file name (chunkNames below: the module's name and esbuild's hash), or its map's. */
+const CHUNK = /-[A-Z0-9]{8}\.js(\.map)?$/;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -68,16 +72,30 @@ export async function buildServer() {
       'sqlite-writer': join(ROOT, 'src/server/store/sqlite-writer.ts'),
     },
     outdir: SERVER_OUT,
+    // Modules imported with import() (the Redis store and adapter) go to chunks of their own, loaded
+    // only when a process asks for them: an SQLite server and its room thread never load the Redis
+    // client. Modules both entries share go to chunks too. Chunks sit beside the entries, so a path
+    // made from `import.meta.url` (the worker threads' scripts) resolves the same from either.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     write: false,
   });
-  // Maps first, then the code, so a file in place always has its map.
-  const files = [...result.outputFiles].sort(
-    (a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')),
-  );
+  // Maps first, then the chunks, then the entries, so a file in place always has its map and the
+  // chunks it imports.
+  const rank = (path) => (path.endsWith('.map') ? 0 : CHUNK.test(path) ? 1 : 2);
+  const files = [...result.outputFiles].sort((a, b) => rank(a.path) - rank(b.path));
   for (const file of files) {
     const temporary = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);
+  }
+  // Chunks of earlier builds (their names hold their hashes). One is kept for a minute, in case a
+  // server started from the build before is still loading it.
+  const written = new Set(files.map((file) => file.path));
+  for (const name of readdirSync(SERVER_OUT)) {
+    const path = join(SERVER_OUT, name);
+    if (CHUNK.test(name) && !written.has(path) && Date.now() - statSync(path).mtimeMs > 60_000)
+      rmSync(path, { force: true });
   }
 }
 

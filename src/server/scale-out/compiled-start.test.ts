@@ -2,7 +2,7 @@
  * `npm start` runs the server compiled by scripts/server-build.mjs (the process tests in this folder
  * start it that way). Here: when it is rebuilt, and that the build is what it is meant to be.
  */
-import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,17 +32,50 @@ describe('the compiled server', () => {
     }
   });
 
-  it('has the server and its writer thread as plain modules: packages imported, no keepNames wrappers', async () => {
+  it('has the server and its threads as plain modules: packages imported, no keepNames wrappers', async () => {
     await buildServer();
-    const main = readFileSync(join(SERVER_OUT, 'main.js'), 'utf8');
-    const writer = readFileSync(join(SERVER_OUT, 'sqlite-writer.js'), 'utf8');
+    const read = (name: string) => readFileSync(join(SERVER_OUT, name), 'utf8');
+    const main = read('main.js');
+    const roomThread = read('room-thread.js');
+    const writer = read('sqlite-writer.js');
+    // The chunks the entries share, and those loaded with import() (the Redis modules), beside them.
+    const chunks = readdirSync(SERVER_OUT).filter((name) => /-[A-Z0-9]{8}\.js$/.test(name));
+    const code = [main, roomThread, writer, ...chunks.map(read)];
     // Packages stay in node_modules (one copy, as the tests and tsx load them).
     expect(main).toMatch(/^import .* from "socket\.io";$/m);
     expect(writer).toMatch(/^import .* from "better-sqlite3";$/m);
     // esbuild's keepNames helper (what tsx compiles with): a property dictionary per named closure.
-    expect(main).not.toContain('__name(');
-    expect(writer).not.toContain('__name(');
-    // The store starts the writer from the compiled sibling, not through the tsx boot script.
-    expect(main).toContain('new URL("./sqlite-writer.js", import.meta.url)');
+    for (const text of code) expect(text).not.toContain('__name(');
+    // The store starts the writer from the compiled sibling, not through the tsx boot script, and
+    // main.ts the room thread.
+    expect(
+      code.filter((text) => text.includes('new URL("./sqlite-writer.js", import.meta.url)')),
+    ).toHaveLength(1);
+    expect(main).toContain('new URL("./room-thread.js", import.meta.url)');
+    // The Redis client and adapter are loaded only in Redis mode: from chunks of their own, by import().
+    const redisChunks = chunks.filter((name) => /^redis-(store|adapter)-/.test(name));
+    expect(redisChunks).toHaveLength(2);
+    for (const name of redisChunks) {
+      expect(main).toContain(`import("./${name}")`);
+      expect(roomThread.includes(`import("./${name}")`)).toBe(name.startsWith('redis-store-'));
+    }
+    const importsRedis = (text: string) =>
+      /^import .* from "(redis|@socket\.io\/redis-adapter)";$/m.test(text);
+    expect([main, roomThread, writer].some(importsRedis)).toBe(false);
+    // What the entries import statically, chunk by chunk, never reaches a Redis package.
+    const staticImports = (text: string) =>
+      [...text.matchAll(/^import .*"\.\/(.+\.js)";$|^} from "\.\/(.+\.js)";$/gm)].map((m) => m[1] ?? m[2]!);
+    const reached = new Set<string>();
+    const visit = (text: string) => {
+      for (const name of staticImports(text)) {
+        if (reached.has(name)) continue;
+        reached.add(name);
+        visit(read(name));
+      }
+    };
+    for (const entry of [main, roomThread, writer]) visit(entry);
+    expect(reached.size).toBeGreaterThan(0);
+    for (const name of reached)
+      expect({ name, redis: importsRedis(read(name)) }).toEqual({ name, redis: false });
   });
 });
