@@ -7,7 +7,6 @@ import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import { createPresence, type Presence } from './presence';
 import { keepSnapshotEventJson } from './room-json';
-import type { RoomPublisher } from './room-publication';
 import type { PreparedSnapshot, RoomBroadcaster } from './room-service';
 import type { ChiplessServer } from './socket-gateway';
 import type { Publication, StoredRoom } from './store/room-store';
@@ -23,8 +22,6 @@ export const playerRoom = (playerId: string) => `p:${playerId}`;
  */
 export interface RoomBroadcastEncoder {
   encodeRoomBroadcast(room: string, event: string, ...args: unknown[]): Publication;
-  /** Who the adapter publishes as: for a room thread to make the same messages (room-publication.ts). */
-  roomPublisher(): RoomPublisher;
 }
 
 /** Whether a Socket.IO adapter is a RoomBroadcastEncoder. */

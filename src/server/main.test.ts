@@ -138,14 +138,7 @@ describe.skipIf(gate.skip)('main.ts helper threads (Redis store)', () => {
         [{ HELPER_THREADS_NICE: '15' }, Math.max(base, 15)],
         [{ HELPER_THREADS_NICE: '0' }, base],
       ] as const) {
-        // The room thread's own threads are spared (helper-threads.test.ts); here the process without it.
-        const server = await launch({
-          STORE: 'redis',
-          REDIS_URL,
-          REDIS_KEY_PREFIX: keyPrefix,
-          ROOM_THREAD: 'false',
-          ...env,
-        });
+        const server = await launch({ STORE: 'redis', REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, ...env });
         const pid = server.child.pid!;
         const nices = threadNices(pid);
         // V8's platform threads at least, and tsx's loader.

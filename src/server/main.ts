@@ -15,7 +15,7 @@ import { type Application, createApplication, DEFAULT_WEB_DIR } from './app';
 import { type Config, ConfigError, loadConfig, randomSecret, readOrCreateSecretFile } from './config';
 import { lowerHelperThreads } from './helper-threads';
 import { createLogger, type Logger } from './logger';
-import { createStore, roomThreadStore } from './store';
+import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
 import { type RoomThread, startRoomThread } from './thread-rooms';
 
@@ -82,9 +82,9 @@ async function main(): Promise<void> {
 
   let store: RoomStore | undefined;
   let roomThread: RoomThread | undefined;
-  if (config.roomThread) {
+  if (config.store === 'sqlite' && config.roomThread) {
     roomThread = await startRoomThread({
-      store: roomThreadStore(config),
+      dataDir: config.dataDir,
       logLevel: config.logLevel,
       onUnexpectedExit: (code) => {
         logger.fatal({ code }, 'the room thread stopped; exiting');

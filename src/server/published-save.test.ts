@@ -3,9 +3,7 @@
  * publishes it with the write, RoomStore.publishesOnSave) and to this process's sockets after it, so
  * the adapter publishes nothing of its own for it. Commits that subscribe the sender (a join) or remove
  * a player keep the adapter's broadcast after the save, so 'gone' still comes before the snapshot.
- * Two applications in this process, each with its own Redis store and Redis adapter on one key prefix;
- * each suite runs with the rooms on the event loop's thread (the store given to the application) and on
- * the room thread (its store on that thread, the publication made there as the adapter would make it).
+ * Two applications in this process, each with its own Redis store and Redis adapter on one key prefix.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RoomSnapshot } from '../shared/protocol';
@@ -20,10 +18,7 @@ const gate = await redisGate('published-save');
 
 interface Node {
   server: TestServer;
-  /** The rooms' store (on the room thread: read through it). */
   store: RoomStore;
-  /** Closes the store when the test opened it (on the event loop's thread). */
-  closeStore: () => Promise<void>;
   adapter: RedisAdapterHandle;
   /** The versions of the commit broadcasts of `roomCode` this process's adapter published itself. */
   adapterCommits: (roomCode: string) => number[];
@@ -39,35 +34,16 @@ const isCommit = (s: RoomSnapshot) => s.room.log.length > 0;
 /** Runs after each save of `store`, before the commit goes on (other rooms' work in the round trip). */
 let afterSave: () => void = () => {};
 
-async function startNode(keyPrefix: string, roomThread: boolean): Promise<Node> {
+async function startNode(keyPrefix: string): Promise<Node> {
+  const store = await createRedisStore(REDIS_URL, { keyPrefix });
+  const save = store.save.bind(store);
+  store.save = async (...args) => {
+    const saved = await save(...args);
+    afterSave();
+    return saved;
+  };
   const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix });
-  let server: TestServer;
-  let store: RoomStore;
-  let closeStore = async () => {};
-  if (roomThread) {
-    server = await startServer({
-      roomThread: true,
-      adapter: adapter.adapter,
-      env: {
-        STORE: 'redis',
-        REDIS_URL,
-        REDIS_KEY_PREFIX: keyPrefix,
-        SESSION_SECRET: 'published-save-secret',
-      },
-    });
-    store = server.store;
-  } else {
-    const own = await createRedisStore(REDIS_URL, { keyPrefix });
-    const save = own.save.bind(own);
-    own.save = async (...args) => {
-      const saved = await save(...args);
-      afterSave();
-      return saved;
-    };
-    server = await startServer({ store: own, adapter: adapter.adapter });
-    store = own;
-    closeStore = () => own.close();
-  }
+  const server = await startServer({ store, adapter: adapter.adapter });
   const pub = (server.app.io.of('/').adapter as unknown as { pubClient: { publish: () => unknown } })
     .pubClient;
   const spy = vi.spyOn(pub, 'publish');
@@ -79,17 +55,14 @@ async function startNode(keyPrefix: string, roomThread: boolean): Promise<Node> 
       const [event, snapshot] = packet.data;
       return event === 'room' && isCommit(snapshot) ? [snapshot.version] : [];
     });
-  return { server, store, closeStore, adapter, adapterCommits };
+  return { server, store, adapter, adapterCommits };
 }
 
 /** The commit broadcasts of `version` a phone received. */
 const received = (client: TestClient, version: number): RoomSnapshot[] =>
   client.snapshots.filter((s) => s.version === version && isCommit(s));
 
-describe.skipIf(gate.skip).each([
-  ['on the event loop', false],
-  ['on the room thread', true],
-])('a commit published by its save (Redis), rooms %s', (_, roomThread) => {
+describe.skipIf(gate.skip)('a commit published by its save (Redis)', () => {
   const keyPrefix = uniqueKeyPrefix('published-save');
   let a: Node;
   let b: Node;
@@ -97,8 +70,8 @@ describe.skipIf(gate.skip).each([
 
   beforeAll(async () => {
     gate.check();
-    a = await startNode(keyPrefix, roomThread);
-    b = await startNode(keyPrefix, roomThread);
+    a = await startNode(keyPrefix);
+    b = await startNode(keyPrefix);
   });
   afterAll(async () => {
     for (const c of clients) c.close();
@@ -106,7 +79,7 @@ describe.skipIf(gate.skip).each([
       if (!node) continue;
       await node.server.close();
       await node.adapter.close();
-      await node.closeStore();
+      await node.store.close();
     }
     if (gate.available) await deleteKeysWithPrefix(keyPrefix);
   });
@@ -151,37 +124,35 @@ describe.skipIf(gate.skip).each([
     });
   }
 
-  // Only where the rooms are on this thread: it counts what this thread stringifies.
-  if (!roomThread)
-    it("stringifies a commit's room once, though other rooms' are stringified while its save is in Redis", async () => {
-      // Both on one process: another process encodes what it receives again, from its own parse.
-      const { host, guest, code } = await hostAndGuest(a, a);
-      const other = (await a.store.load(code))!.room;
-      // Each skeleton roomJson makes is one JSON.stringify of the room with the mark for its log.
-      const spy = vi.spyOn(JSON, 'stringify');
-      const skeletons = (roomCode: string) =>
-        spy.mock.calls.filter(([value]) => {
-          const v = value as { log?: unknown; roomCode?: unknown } | null;
-          return v?.log === LOG_MARK && v.roomCode === roomCode;
-        }).length;
-      // Another room's JSON in between, as when other rooms' commands run during the round trip.
-      afterSave = () => roomJson({ ...other, roomCode: 'ZZZZZ' });
-      try {
-        const approved = await host.must(code, { type: 'approve', playerId: guest.playerId });
-        await host.waitForVersion(approved);
-        await guest.waitForVersion(approved);
-        expect(skeletons('ZZZZZ')).toBe(1);
-        // The snapshot's JSON made for the publication is the one sent to this process's sockets.
-        expect(skeletons(code)).toBe(1);
-        expect(received(host, approved)).toHaveLength(1);
-        expect(received(guest, approved)).toHaveLength(1);
-        expect(host.latest!.room).toEqual(guest.latest!.room);
-        expect(host.latest!.room.players[guest.playerId]!.isApproved).toBe(true);
-      } finally {
-        afterSave = () => {};
-        spy.mockRestore();
-      }
-    });
+  it("stringifies a commit's room once, though other rooms' are stringified while its save is in Redis", async () => {
+    // Both on one process: another process encodes what it receives again, from its own parse.
+    const { host, guest, code } = await hostAndGuest(a, a);
+    const other = (await a.store.load(code))!.room;
+    // Each skeleton roomJson makes is one JSON.stringify of the room with the mark for its log.
+    const spy = vi.spyOn(JSON, 'stringify');
+    const skeletons = (roomCode: string) =>
+      spy.mock.calls.filter(([value]) => {
+        const v = value as { log?: unknown; roomCode?: unknown } | null;
+        return v?.log === LOG_MARK && v.roomCode === roomCode;
+      }).length;
+    // Another room's JSON in between, as when other rooms' commands run during the round trip.
+    afterSave = () => roomJson({ ...other, roomCode: 'ZZZZZ' });
+    try {
+      const approved = await host.must(code, { type: 'approve', playerId: guest.playerId });
+      await host.waitForVersion(approved);
+      await guest.waitForVersion(approved);
+      expect(skeletons('ZZZZZ')).toBe(1);
+      // The snapshot's JSON made for the publication is the one sent to this process's sockets.
+      expect(skeletons(code)).toBe(1);
+      expect(received(host, approved)).toHaveLength(1);
+      expect(received(guest, approved)).toHaveLength(1);
+      expect(host.latest!.room).toEqual(guest.latest!.room);
+      expect(host.latest!.room.players[guest.playerId]!.isApproved).toBe(true);
+    } finally {
+      afterSave = () => {};
+      spy.mockRestore();
+    }
+  });
 
   it('a removal keeps the adapter path: the removed phone hears gone and not the snapshot that removed it', async () => {
     const { host, guest, code } = await hostAndGuest(a, b);

@@ -17,8 +17,9 @@
  */
 import { RedisAdapter } from '@socket.io/redis-adapter';
 import type { Namespace, ServerOptions } from 'socket.io';
+import { PacketType } from 'socket.io-parser';
 import type { RoomBroadcastEncoder } from './broadcaster';
-import { broadcastJson, type RoomPublisher, roomPublication, textOf } from './room-publication';
+import { keptSnapshotEventParts, snapshotEventJson } from './room-json';
 import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-store';
 import type { Publication } from './store/room-store';
 
@@ -88,13 +89,8 @@ export async function createRedisAdapter(
         skipOwnPublications(this);
       }
 
-      roomPublisher(): RoomPublisher {
-        const internals = this as unknown as AdapterInternals;
-        return { uid: internals.uid, channel: internals.channel, nsp: this.nsp.name };
-      }
-
       encodeRoomBroadcast(room: string, event: string, ...args: unknown[]): Publication {
-        return roomPublication(this.roomPublisher(), room, event, args);
+        return encodeRoomBroadcast(this, room, event, args);
       }
     },
     async close() {
@@ -115,12 +111,37 @@ const CHANNEL_FORMAT = 'json';
 export const adapterKey = (keyPrefix: string) => `${keyPrefix}socket.io:${CHANNEL_FORMAT}`;
 
 /**
+ * The JSON of a broadcast `[uid, { type, data, nsp }, opts]` of a 'room' snapshot, as the text before
+ * the event's data, the data (snapshotEventJson: the room's JSON from roomJson) and the text after it;
+ * null for any other value.
+ */
+function broadcastJson(value: unknown): { head: string; data: string; tail: string } | null {
+  if (!Array.isArray(value) || value.length !== 3 || typeof value[0] !== 'string') return null;
+  const packet = value[1] as { type?: unknown; data?: unknown; nsp?: unknown } | null;
+  if (typeof packet !== 'object' || packet === null) return null;
+  const keys = Object.keys(packet);
+  if (keys.length !== 3 || keys[0] !== 'type' || keys[1] !== 'data' || keys[2] !== 'nsp') return null;
+  const data = snapshotEventJson(packet.data);
+  if (data === null) return null;
+  return {
+    head: `[${JSON.stringify(value[0])},{"type":${JSON.stringify(packet.type)},"data":`,
+    data,
+    tail: `,"nsp":${JSON.stringify(packet.nsp)}},${JSON.stringify(value[2])}]`,
+  };
+}
+
+/**
  * JSON.stringify(value), except that a broadcast of a 'room' snapshot takes the room's JSON from
  * roomJson (broadcastJson): the save, the publication and the local sockets' frame then stringify each
  * room once.
  */
 function encodeJson(value: unknown): string {
   return textOf(value, broadcastJson(value));
+}
+
+/** `value`'s JSON, from its broadcastJson when it has one. */
+function textOf(value: unknown, broadcast: ReturnType<typeof broadcastJson>): string {
+  return broadcast === null ? JSON.stringify(value) : `${broadcast.head}${broadcast.data}${broadcast.tail}`;
 }
 
 /**
@@ -132,7 +153,44 @@ export const jsonParser = {
   decode: (msg: unknown): unknown => JSON.parse(Buffer.isBuffer(msg) ? msg.toString('utf8') : String(msg)),
 };
 
-/** What skipOwnPublications and roomPublisher use of the adapter (private in its typings). */
+/**
+ * The channel and message RedisAdapter.broadcast publishes for an event to one room with no flags
+ * (socket.io 4.8's BroadcastOperator.emit builds `{ type: EVENT, data: [event, ...args] }` and the
+ * adapter publishes `[uid, packet, { rooms, except, flags }]` on `<key>#<nsp>#<room>#`). Other
+ * processes' adapters take it as that broadcast; this process's own adapter drops it
+ * (skipOwnPublications) as it drops its own broadcasts.
+ */
+function encodeRoomBroadcast(
+  adapter: RedisAdapter,
+  room: string,
+  event: string,
+  args: unknown[],
+): Publication {
+  const internals = adapter as unknown as AdapterInternals;
+  const packet = { type: PacketType.EVENT, data: [event, ...args], nsp: adapter.nsp.name };
+  const opts = { rooms: [room], except: [], flags: {} };
+  const channel = `${internals.channel}${room}#`;
+  const value = [internals.uid, packet, opts];
+  const broadcast = broadcastJson(value);
+  // A snapshot whose event JSON was kept with its parts (keepSnapshotEventJson, as broadcaster.ts
+  // does): the message's parts around its room JSON come with it (PublicationParts).
+  const kept = event === 'room' && args.length === 1 ? keptSnapshotEventParts(args[0]) : undefined;
+  const message = textOf(value, broadcast);
+  if (broadcast === null || kept === undefined) return { channel, message };
+  return {
+    channel,
+    message,
+    parts: {
+      head: `${broadcast.head}${kept.head}`,
+      before: kept.before,
+      mid: kept.log,
+      after: kept.after,
+      tail: `${kept.tail}${broadcast.tail}`,
+    },
+  };
+}
+
+/** What skipOwnPublications and encodeRoomBroadcast use of the adapter (private in its typings). */
 interface AdapterInternals {
   uid: string;
   channel: string;

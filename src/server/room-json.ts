@@ -223,12 +223,10 @@ export function keptSnapshotEventParts(snapshot: unknown): SnapshotEventParts | 
 
 /**
  * JSON.stringify(data) for an event's data `['room', snapshot]`, with the room's JSON from roomJson
- * (its skeleton reused), or as kept by keepSnapshotEventJson, or an EncodedSnapshot's text; null for
- * any other data.
+ * (its skeleton reused), or as kept by keepSnapshotEventJson; null for any other data.
  */
 export function snapshotEventJson(data: unknown): string | null {
   if (!Array.isArray(data) || data.length !== 2 || data[0] !== 'room') return null;
-  if (data[1] instanceof EncodedSnapshot) return `["room",${data[1].json}]`;
   const kept = (data[1] as { [EVENT_JSON]?: string } | null)?.[EVENT_JSON];
   if (kept !== undefined) return kept;
   if (!isSnapshot(data[1])) return null;
@@ -279,6 +277,13 @@ class SnapshotEncoder extends Encoder {
     if (packet.nsp === '/') {
       if (packet.type === PacketType.EVENT && packet.id === undefined) {
         const data = packet.data;
+        if (
+          Array.isArray(data) &&
+          data.length === 2 &&
+          data[0] === 'room' &&
+          data[1] instanceof EncodedSnapshot
+        )
+          return [`2["room",${data[1].json}]`];
         const json = snapshotEventJson(data);
         if (json !== null) return [`2${json}`];
       } else if (packet.type === PacketType.ACK && packet.id !== undefined) {

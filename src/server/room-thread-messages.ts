@@ -1,22 +1,15 @@
 /**
  * The messages between the socket thread (thread-rooms.ts) and the room thread (room-thread.ts). Every
  * request is `[id, ...Request]` and answered `[id, true, result]` or `[id, false, message]`; the room
- * thread says `['ready', publishesOnSave]` once its store is open, or `['failed', message]` when it
- * cannot open it.
+ * thread says `['ready']` once its store is open, or `['failed', message]` when it cannot open it.
  */
 import type { Command } from '../engine';
 import type { GoneReason } from '../shared/protocol';
-import type { RoomPublisher } from './room-publication';
 import type { StoredRoom } from './store/room-store';
-
-/** The store the room thread opens: SQLite in a data dir, or Redis (createStore's settings for it). */
-export type RoomThreadStore =
-  | { kind: 'sqlite'; dataDir: string }
-  | { kind: 'redis'; url: string; keyPrefix: string; roomTtlMs: number };
 
 /** What the room thread starts with (workerData). */
 export interface RoomThreadData {
-  store: RoomThreadStore;
+  dataDir: string;
   logLevel: string;
   /** RoomServiceDeps.cachedRooms; default the service's. */
   cachedRooms?: number;
@@ -45,12 +38,7 @@ export type Effect =
   | { kind: 'gone'; reason: GoneReason; playerIds: string[] | null }
   | { kind: 'committed'; view: ViewData }
   /** A broadcast: the room's JSON with its log from `logFrom` on, for the players in `players`. */
-  | { kind: 'snapshot'; version: number; players: string[]; room: string; logFrom: number }
-  /**
-   * A commit's snapshot that its save published to the other processes (Redis: RoomStore.publishesOnSave),
-   * whole, presence included: for this process's own sockets only.
-   */
-  | { kind: 'local'; version: number; json: string };
+  | { kind: 'snapshot'; version: number; players: string[]; room: string; logFrom: number };
 
 /** The answer to 'execute'. */
 export type ExecuteResult =
@@ -74,19 +62,9 @@ export interface Requests {
       command: Command,
       committedStep: boolean,
       whole: boolean,
-      /**
-       * Who is connected to the room now, when the save may publish the commit's snapshot (publishAs
-       * was sent); null otherwise.
-       */
-      online: string[] | null,
     ];
     result: ExecuteResult;
   };
-  /**
-   * From now on a save publishes its commit's snapshot as `publisher` (the socket thread's Redis
-   * adapter) where it can (RoomService.prepare); only with a store that publishes on save.
-   */
-  publishAs: { args: [publisher: RoomPublisher]; result: undefined };
   /** The room's current snapshot (a presence change). */
   current: { args: [roomCode: string]; result: Effect[] };
   /** Deletes the idle room (the socket side has checked it has no sockets). */
@@ -106,4 +84,4 @@ export type RequestMessage = {
   [K in RequestName]: [id: number, name: K, ...args: Requests[K]['args']];
 }[RequestName];
 export type ReplyMessage = [id: number, ok: true, result: unknown] | [id: number, ok: false, message: string];
-export type StatusMessage = ['ready', publishesOnSave: boolean] | ['failed', message: string];
+export type StatusMessage = ['ready'] | ['failed', message: string];

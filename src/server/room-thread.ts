@@ -1,6 +1,6 @@
 /**
- * The room thread: the RoomService over the store (SQLite, or Redis), on a worker thread of its own
- * (rooms.ts says why). It answers the socket thread's requests (room-thread-messages.ts) one by one as they come; the
+ * The room thread: the RoomService over the SQLite store, on a worker thread of its own (rooms.ts says
+ * why). It answers the socket thread's requests (room-thread-messages.ts) one by one as they come; the
  * socket thread sends a room's requests one at a time, in the room's queue (thread-rooms.ts), so each
  * answer's effects are that room's alone. The analytics counters of committed commands are bumped
  * here, where the events are.
@@ -12,8 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { logDelta } from '../shared/log-delta';
 import { createAnalytics } from './analytics';
 import { createLogger } from './logger';
-import { keepSnapshotEventJson, roomJson } from './room-json';
-import { type RoomPublisher, roomPublication } from './room-publication';
+import { roomJson } from './room-json';
 import { type RoomBroadcaster, RoomService } from './room-service';
 import type {
   Effect,
@@ -21,11 +20,10 @@ import type {
   RequestMessage,
   Requests,
   RoomThreadData,
-  RoomThreadStore,
   StatusMessage,
   ViewData,
 } from './room-thread-messages';
-import type { RoomStore, StoredRoom } from './store/room-store';
+import type { StoredRoom } from './store/room-store';
 import { createSqliteStore } from './store/sqlite-store';
 
 const port = parentPort;
@@ -51,12 +49,6 @@ const takeEffects = (roomCode: string): Effect[] => {
 };
 
 const NO_PRESENCE: Record<string, boolean> = {};
-/**
- * Who is connected to each room whose command is running, as the socket side sent it with the command
- * (execute's `online`): the presence of a snapshot published with the save.
- */
-const onlineIn = new Map<string, string[]>();
-
 const broadcaster: RoomBroadcaster = {
   async snapshot(record, logFrom = record.room.nextEventSeq) {
     const { room } = logDelta({ version: record.version, room: record.room, presence: NO_PRESENCE }, logFrom);
@@ -73,37 +65,6 @@ const broadcaster: RoomBroadcaster = {
   },
 };
 
-/**
- * The broadcaster's prepare from publishAs on (before, the room service announces every commit after
- * its save): what broadcaster.ts's prepare does, with the presence the socket side sent with the
- * command and its adapter's publisher.
- */
-const prepareAs =
-  (publisher: RoomPublisher): NonNullable<RoomBroadcaster['prepare']> =>
-  async (record, logFrom) => {
-    const roomCode = record.room.roomCode;
-    const online = onlineIn.get(roomCode);
-    if (!online) throw new Error('no presence for a published save');
-    const presence: Record<string, boolean> = {};
-    for (const id of Object.keys(record.room.players)) presence[id] = online.includes(id);
-    const payload = logDelta({ version: record.version, room: record.room, presence }, logFrom);
-    // The event's JSON `["room",<snapshot>]`, kept with its parts for the save (redis-store.ts).
-    const event = keepSnapshotEventJson(payload);
-    const publication = roomPublication(publisher, roomCode, 'room', [payload]);
-    return {
-      publication,
-      deliver: () => {
-        effectsOf(roomCode).push({
-          kind: 'local',
-          version: record.version,
-          json: event.slice(EVENT_HEAD.length, -1),
-        });
-      },
-    };
-  };
-/** What keepSnapshotEventJson's text starts with before the snapshot's own JSON. */
-const EVENT_HEAD = '["room",';
-
 /** The view of `record`; with its JSON when `whole`. */
 function viewOf(record: StoredRoom, whole: boolean): ViewData {
   const { room } = record;
@@ -117,24 +78,12 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
   return view;
 }
 
-/** Opens the thread's store; the Redis module is loaded only in Redis mode. */
-async function openStore(spec: RoomThreadStore): Promise<RoomStore> {
-  if (spec.kind === 'sqlite')
-    return createSqliteStore({
-      dataDir: spec.dataDir,
-      onError: (err) => logger.error({ err }, 'sqlite store'),
-    });
-  const { createRedisStore } = await import('./store/redis-store');
-  return createRedisStore(spec.url, {
-    keyPrefix: spec.keyPrefix,
-    roomTtlMs: spec.roomTtlMs,
-    onError: (err) => logger.warn({ err }, 'redis store connection error'),
-  });
-}
-
-let store: RoomStore;
+let store: ReturnType<typeof createSqliteStore>;
 try {
-  store = await openStore(data.store);
+  store = createSqliteStore({
+    dataDir: data.dataDir,
+    onError: (err) => logger.error({ err }, 'sqlite store'),
+  });
 } catch (err) {
   port.postMessage(['failed', err instanceof Error ? err.message : String(err)] satisfies StatusMessage);
   // Nothing else to do here: the socket side ends the thread.
@@ -162,9 +111,7 @@ const handlers: Handlers = {
     service
       .createRoom(actorId, commandId, hostName, startingChips)
       .then((created) => (created.ok ? { ok: true, roomCode: created.record.room.roomCode } : created)),
-  async execute(roomCode, actorId, commandId, command, committedStep, whole, online) {
-    // The socket side sends a room's requests one at a time: this is the room's only command now.
-    if (online) onlineIn.set(roomCode, online);
+  async execute(roomCode, actorId, commandId, command, committedStep, whole) {
     const outcome = await service.execute(
       roomCode,
       actorId,
@@ -178,7 +125,6 @@ const handlers: Handlers = {
           }
         : {},
     );
-    onlineIn.delete(roomCode);
     const effects = takeEffects(roomCode);
     if (!outcome.ok) return outcome;
     return {
@@ -201,11 +147,6 @@ const handlers: Handlers = {
   listIdle: (before) => store.listIdle(before),
   increment: (counters) => store.increment(counters).then(nothing),
   readCounters: (keys) => store.readCounters(keys),
-  async publishAs(by) {
-    if (!store.publishesOnSave) throw new Error('this store does not publish on save');
-    broadcaster.prepare = prepareAs(by);
-    return undefined;
-  },
   async stopAccepting() {
     service.stopAccepting();
     return undefined;
@@ -237,4 +178,4 @@ port.on('message', (message: RequestMessage) => {
     },
   );
 });
-port.postMessage(['ready', store.publishesOnSave === true] satisfies StatusMessage);
+port.postMessage(['ready'] satisfies StatusMessage);

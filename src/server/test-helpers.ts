@@ -22,7 +22,7 @@ import type {
 import { type Application, type ApplicationParts, createApplication } from './app';
 import { type Config, loadConfig } from './config';
 import { createLogger } from './logger';
-import { createStore, roomThreadStore } from './store';
+import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
 import type { SqliteStore } from './store/sqlite-store';
 import { type RoomThread, startRoomThread } from './thread-rooms';
@@ -92,9 +92,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   const threaded =
     options.roomThread ??
     (process.env.TEST_ROOM_THREAD === '1' && options.store === undefined && options.now === undefined);
-  const roomThread = threaded
-    ? await startRoomThread({ store: roomThreadStore(config), logLevel: config.logLevel })
-    : undefined;
+  const roomThread = threaded ? await startRoomThread({ dataDir, logLevel: config.logLevel }) : undefined;
   const ownStore = options.store === undefined;
   const store = roomThread ? storeThrough(roomThread) : (options.store ?? (await createStore(config)));
   const httpServer = createServer();

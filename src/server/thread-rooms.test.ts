@@ -8,16 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server } from 'socket.io';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Command } from '../engine';
 import { logDelta } from '../shared/log-delta';
 import { createBroadcaster } from './broadcaster';
 import { createLogger } from './logger';
 import type { EncodedSnapshot } from './room-json';
-import { roomPublication } from './room-publication';
-import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 import type { ChiplessServer } from './socket-gateway';
-import { connectRedis } from './store/redis-store';
 import type { StoredRoom } from './store/room-store';
 import { ROOM_THREAD_STOPPED, type RoomThread, startRoomThread, threadRooms } from './thread-rooms';
 
@@ -33,7 +30,7 @@ afterEach(async () => {
 
 async function open(dataDir = mkdtempSync(join(tmpdir(), 'chipless-room-thread-'))) {
   if (!dirs.includes(dataDir)) dirs.push(dataDir);
-  const thread = await startRoomThread({ store: { kind: 'sqlite', dataDir }, logLevel: 'silent' });
+  const thread = await startRoomThread({ dataDir, logLevel: 'silent' });
   threads.push(thread);
   const io: ChiplessServer = new Server();
   const rooms = threadRooms(thread, io, createBroadcaster(io), createLogger('silent'));
@@ -88,7 +85,6 @@ describe('the room thread', () => {
       { type: 'startGame' },
       false,
       false,
-      null,
     );
     if (!result.ok) throw new Error(result.error);
     const next = (await thread.request('record', code)) as StoredRoom;
@@ -116,7 +112,6 @@ describe('the room thread', () => {
       { type: 'remove', playerId: GUEST },
       true,
       false,
-      null,
     );
     if (!result.ok) throw new Error(result.error);
     expect(result.effects.map((e) => e.kind)).toEqual(['gone', 'committed', 'snapshot']);
@@ -144,9 +139,9 @@ describe('the room thread', () => {
     const first = await open();
     const code = await lobbyRoom(first.rooms);
     // The data dir is the thread's alone while it runs.
-    await expect(
-      startRoomThread({ store: { kind: 'sqlite', dataDir: first.dataDir }, logLevel: 'silent' }),
-    ).rejects.toThrow('is in use by another Chipless server');
+    await expect(startRoomThread({ dataDir: first.dataDir, logLevel: 'silent' })).rejects.toThrow(
+      'is in use by another Chipless server',
+    );
     const stopping = first.thread.terminate();
     const waiting = first.thread.request('load', code, false);
     await stopping;
@@ -155,103 +150,5 @@ describe('the room thread', () => {
 
     const second = await open(first.dataDir);
     expect((await second.rooms.load(code))?.version).toBe(3);
-  });
-});
-
-const gate = await redisGate('room thread on Redis');
-
-describe.skipIf(gate.skip)('the room thread on Redis', () => {
-  const keyPrefix = uniqueKeyPrefix('room-thread');
-  afterAll(async () => {
-    if (gate.available) await deleteKeysWithPrefix(keyPrefix);
-  });
-
-  it("publishes a commit's snapshot with its save as the adapter would, and hands it back for this process's sockets", async () => {
-    gate.check();
-    const thread = await startRoomThread({
-      store: { kind: 'redis', url: REDIS_URL, keyPrefix, roomTtlMs: 60_000 },
-      logLevel: 'silent',
-    });
-    threads.push(thread);
-    expect(thread.publishesOnSave).toBe(true);
-    const io: ChiplessServer = new Server();
-    const rooms = threadRooms(thread, io, createBroadcaster(io), createLogger('silent'));
-    // No Redis adapter on this server: commits are announced after the save, as the SQLite thread does.
-    const code = await lobbyRoom(rooms);
-
-    const publisher = { uid: 'tst123', channel: `${keyPrefix}socket.io:json#/#`, nsp: '/' };
-    await thread.request('publishAs', publisher);
-    const heard: string[] = [];
-    const subscriber = await connectRedis(REDIS_URL);
-    try {
-      await subscriber.subscribe(`${publisher.channel}${code}#`, (message) => heard.push(message));
-      const before = (await thread.request('record', code))!;
-      const result = await thread.request(
-        'execute',
-        code,
-        HOST,
-        commandId(),
-        { type: 'startGame' },
-        false,
-        false,
-        [GUEST],
-      );
-      if (!result.ok) throw new Error(result.error);
-      const after = (await thread.request('record', code))!;
-      expect(after.version).toBe(4);
-      // The snapshot the event loop's path would send: the new events only, the presence given.
-      const snapshot = logDelta(
-        { version: 4, room: after.room, presence: { [HOST]: false, [GUEST]: true } },
-        before.room.nextEventSeq,
-      );
-      expect(result.effects).toEqual([{ kind: 'local', version: 4, json: JSON.stringify(snapshot) }]);
-      const expected = roomPublication(publisher, code, 'room', [snapshot]).message;
-      expect(expected).toBe(
-        JSON.stringify([
-          publisher.uid,
-          { type: 2, data: ['room', snapshot], nsp: '/' },
-          { rooms: [code], except: [], flags: {} },
-        ]),
-      );
-      await vi.waitFor(() => expect(heard).toEqual([expected]));
-
-      // A refused command publishes nothing and hands nothing back.
-      const refused = await thread.request(
-        'execute',
-        code,
-        GUEST,
-        commandId(),
-        { type: 'startGame' },
-        false,
-        false,
-        [GUEST],
-      );
-      expect(refused.ok).toBe(false);
-      // A commit with a step after it is announced after its save (no presence was sent for it).
-      const step = await thread.request(
-        'execute',
-        code,
-        HOST,
-        commandId(),
-        { type: 'updateSettings', smallBlind: 100, bigBlind: 200 },
-        true,
-        false,
-        null,
-      );
-      if (!step.ok) throw new Error(step.error);
-      expect(step.effects.map((e) => e.kind)).toEqual(['committed', 'snapshot']);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(heard).toHaveLength(1);
-    } finally {
-      await subscriber.close();
-    }
-  });
-
-  it('a store that does not publish refuses publishAs', async () => {
-    const { thread } = await open();
-    expect(thread.publishesOnSave).toBe(false);
-    await expect(thread.request('publishAs', { uid: 'x', channel: 'y#/#', nsp: '/' })).rejects.toThrow(
-      'this store does not publish on save',
-    );
   });
 });

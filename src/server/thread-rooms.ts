@@ -12,7 +12,7 @@
 import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { GoneReason } from '../shared/protocol';
-import { type Broadcaster, isRoomBroadcastEncoder } from './broadcaster';
+import type { Broadcaster } from './broadcaster';
 import { KeyedQueue } from './keyed-queue';
 import type { Logger } from './logger';
 import { EncodedSnapshot } from './room-json';
@@ -23,7 +23,6 @@ import type {
   RequestName,
   Requests,
   RoomThreadData,
-  RoomThreadStore,
   StatusMessage,
   ViewData,
 } from './room-thread-messages';
@@ -50,8 +49,6 @@ export interface RoomThread extends HousekeepingStore {
   request<K extends RequestName>(name: K, ...args: Requests[K]['args']): Promise<Requests[K]['result']>;
   /** Linux thread ids that appeared while the thread started: its own (helper-threads.ts leaves them be). */
   readonly threadIds: number[];
-  /** Its store publishes a commit's snapshot with the save when asked to (publishAs; Redis). */
-  readonly publishesOnSave: boolean;
   /** Graceful stop: drains, closes the store, ends the thread. */
   close(): Promise<void>;
   /** Crash-like stop (tests): the thread ends now, whatever it was doing. */
@@ -59,7 +56,7 @@ export interface RoomThread extends HousekeepingStore {
 }
 
 export interface RoomThreadOptions {
-  store: RoomThreadStore;
+  dataDir: string;
   logLevel: string;
   cachedRooms?: number;
   /** Called when the thread ends other than by close() or terminate(). */
@@ -78,7 +75,7 @@ function taskIds(): number[] {
 export async function startRoomThread(options: RoomThreadOptions): Promise<RoomThread> {
   const before = new Set(taskIds());
   const data: RoomThreadData = {
-    store: options.store,
+    dataDir: options.dataDir,
     logLevel: options.logLevel,
     ...(options.cachedRooms !== undefined ? { cachedRooms: options.cachedRooms } : {}),
     ...(ENTRY.module ? { module: ENTRY.module } : {}),
@@ -89,7 +86,7 @@ export async function startRoomThread(options: RoomThreadOptions): Promise<RoomT
   let stopped: Error | null = null;
   let ending = false;
 
-  const publishesOnSave = await new Promise<boolean>((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     // The first of an error, a 'failed' message or an exit decides (a promise settles once).
     const fail = (err: Error) => {
       worker.off('message', onStatus);
@@ -101,7 +98,7 @@ export async function startRoomThread(options: RoomThreadOptions): Promise<RoomT
       worker.off('message', onStatus);
       worker.off('error', fail);
       worker.off('exit', onExit);
-      if (message[0] === 'ready') resolve(message[1]);
+      if (message[0] === 'ready') resolve();
       else fail(new Error(message[1]));
     };
     worker.on('message', onStatus);
@@ -141,7 +138,6 @@ export async function startRoomThread(options: RoomThreadOptions): Promise<RoomT
   return {
     request,
     threadIds,
-    publishesOnSave,
     touch: (roomCodes, now) => request('touch', [...roomCodes], now),
     listIdle: (before) => request('listIdle', before),
     increment: (counters) => request('increment', counters),
@@ -185,16 +181,6 @@ export function threadRooms(
 ): Rooms {
   const queue = new KeyedQueue();
   let accepting = true;
-  // With the Redis adapter over a Redis store, a commit's snapshot goes to the other processes from the
-  // save (as directRooms does it): the thread makes the adapter's message, and needs who is connected.
-  const adapter = io.of('/').adapter;
-  const publishing = thread.publishesOnSave && isRoomBroadcastEncoder(adapter);
-  if (publishing) {
-    // Sent before any command: the thread takes its requests in order.
-    thread
-      .request('publishAs', adapter.roomPublisher())
-      .catch((err: unknown) => logger.error({ err }, 'room thread: publishAs'));
-  }
 
   /** A snapshot's JSON as snapshotOf and logDelta build it (key order included), presence now. */
   const snapshotJson = async (
@@ -224,10 +210,7 @@ export function threadRooms(
       for (const effect of effects) {
         if (effect.kind === 'gone') await goneFor(roomCode, effect.reason, effect.playerIds);
         else if (effect.kind === 'committed') await onCommitted?.(new ThreadView(effect.view));
-        else if (effect.kind === 'local') {
-          // Published to the other processes by the save already: this process's sockets only.
-          io.to(roomCode).local.emit('room', new EncodedSnapshot(effect.version, effect.json) as never);
-        } else {
+        else {
           const { version, players, room, logFrom } = effect;
           const snapshot = await snapshotJson(roomCode, version, players, room, logFrom);
           // The typed emit wants a RoomSnapshot; the encoder writes this one's text (room-json.ts).
@@ -261,9 +244,6 @@ export function threadRooms(
       if (!accepting) return Promise.resolve({ ok: false, error: SHUTTING_DOWN });
       const { onCommitted, wholeSnapshot = false } = options;
       return queue.run(roomCode, async () => {
-        // Only a commit without a step after it is published with its save (RoomService.prepare).
-        const online =
-          publishing && onCommitted === undefined ? [...(await broadcaster.onlinePlayers(roomCode))] : null;
         const result = await thread.request(
           'execute',
           roomCode,
@@ -272,7 +252,6 @@ export function threadRooms(
           command,
           onCommitted !== undefined,
           wholeSnapshot,
-          online,
         );
         if (!result.ok) return result;
         await perform(roomCode, result.effects, onCommitted);
