@@ -82,7 +82,10 @@ export type FromWorker =
       windowMs: number;
       /** This worker's CPU time over the measured window (ms). */
       cpuMs: number;
-      /** Event-loop delay of this worker over the measured window (ms). */
+      /**
+       * How late this worker's event loop ran a 10 ms timer over the measured window (ms; before
+       * session 21 the timer's whole interval, 10 ms more).
+       */
       loopDelay: { p50: number; p99: number; max: number };
       /** Mean size (bytes, JSON) of the snapshots received while measuring (sampled). */
       snapshotBytes: number;
