@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Command } from '../../engine/types';
 import { mergeSnapshot } from '../../shared/log-delta';
-import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { notices } from '../texts';
 import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
 import { storage } from './storage';
@@ -32,6 +32,14 @@ const offline = <T>(): Promise<Ack<T>> => Promise.resolve({ ok: false, error: NO
 
 /** How long to wait before asking again for a remembered room whose resume timed out. */
 export const RESUME_RETRY_MS = 3_000;
+
+/**
+ * How many times in a row a resume the server failed to carry out ('Something went wrong', a hiccup
+ * that says nothing about the seat) is asked again before the phone gives up on the room. No answer
+ * at all is asked again for as long as it takes; any other answer (the room is gone, the player is
+ * not in it) forgets the room at once.
+ */
+export const RESUME_SERVER_RETRIES = 5;
 
 /**
  * Opens the socket for the lifetime of the calling component (inside an effect, so React's
@@ -81,23 +89,30 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   useEffect(() => {
     let retry: ReturnType<typeof setTimeout> | undefined;
     let closed = false;
+    let serverFailures = 0;
     /**
-     * Asks for the remembered room. A timeout keeps the seat and asks again a little later: a new
-     * connection would ask anyway, but a connection that stays up while one answer got lost (a busy
-     * server, a dropped packet) would otherwise leave the phone on "Getting back to your game…".
+     * Asks for the remembered room. A timeout or a server hiccup keeps the seat and asks again a little
+     * later: a new connection would ask anyway, but a connection that stays up while one answer got
+     * lost (a busy server, a dropped packet) would otherwise leave the phone on "Getting back to your
+     * game…".
      */
     const resumeRemembered = (code: string) => {
       clearTimeout(retry);
       void client.resume(code).then((res) => {
         if (closed || codeRef.current !== code) return;
+        const serverHiccup = !res.ok && res.error === SOMETHING_WENT_WRONG;
+        serverFailures = serverHiccup ? serverFailures + 1 : 0;
         if (res.ok) {
           enter(res.data);
           setResuming(false);
-        } else if (res.error !== NO_CONNECTION_ERROR) {
+        } else if (
+          res.error === NO_CONNECTION_ERROR ||
+          (serverHiccup && serverFailures <= RESUME_SERVER_RETRIES)
+        ) {
+          retry = setTimeout(() => resumeRemembered(code), RESUME_RETRY_MS);
+        } else {
           forget();
           setNotice(notices.resumeFailed);
-        } else {
-          retry = setTimeout(() => resumeRemembered(code), RESUME_RETRY_MS);
         }
       });
     };
@@ -119,7 +134,9 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         if (roomCode === leavingRef.current) return;
         if (roomCode !== codeRef.current) return;
         forget();
-        setNotice(notices[reason]);
+        // 'not_found' only answers a resume (a join's refusal comes with its answer): the phone asked
+        // for the room it remembered, nobody typed a code to check.
+        setNotice(reason === 'not_found' ? notices.resumeFailed : notices[reason]);
       },
     });
     clientRef.current = client;
@@ -138,6 +155,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       if (!client) return offline<RoomSnapshot>();
       const res = await request(client);
       if (res.ok) {
+        leavingRef.current = null;
         setNotice(null);
         enter(res.data);
       }
@@ -175,7 +193,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     const res = await client.command(code, { type: 'leave' });
     if (res.ok || res.error !== NO_CONNECTION_ERROR) {
       // Any answer but "no connection" means we are out (a room that no longer exists included).
+      // Once forgotten, a late 'gone' for this code is ignored anyway (it is not the current room);
+      // keeping the mark would also ignore the 'gone' of the same room joined again later.
       forget();
+      leavingRef.current = null;
       return { ok: true, data: null } as const;
     }
     leavingRef.current = null;

@@ -44,10 +44,12 @@ export function HomeView({ api }: { api: RoomApi }) {
   const joinCode = params.get('join');
   const { snapshot, playerId } = api;
 
-  // A join link has done its job once we sit in a room.
+  // A join link has done its job once we sit in a room. A game that is over is no seat: a link to
+  // the next game (scanned while this phone still shows the last results) waits for "Back to Home".
+  const seated = !!snapshot && snapshot.room.status !== 'ENDED';
   useEffect(() => {
-    if (snapshot && params.has('join')) setParams({}, { replace: true });
-  }, [snapshot, params, setParams]);
+    if (seated && params.has('join')) setParams({}, { replace: true });
+  }, [seated, params, setParams]);
 
   let screen: React.ReactNode;
   if (snapshot) {

@@ -145,3 +145,24 @@ describe('Lobby', () => {
     expect(screen.getByText('Waiting for the host to approve you')).toBeTruthy();
   });
 });
+
+describe('Lobby: decisions on pending players', () => {
+  it('host: a double tap on Deny sends one removal, not a second one the server refuses', async () => {
+    const room = lobby(['Ana', 'Ben', 'Cal', 'Dee'], { pending: ['Cal', 'Dee'] });
+    let answer!: (a: Ack<null>) => void;
+    const send = vi.fn(
+      (_c: Command) =>
+        new Promise<Ack<null>>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    render(<Lobby snapshot={snapshot(room)} me="ana" send={send} onLeave={async () => ok} />);
+    const deny = screen.getByRole('button', { name: 'Deny Cal' });
+    fireEvent.click(deny);
+    fireEvent.click(deny);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Approve Dee' })).toHaveProperty('disabled', true);
+    await act(async () => answer(ok));
+    expect(screen.getByRole('button', { name: 'Approve Dee' })).toHaveProperty('disabled', false);
+  });
+});

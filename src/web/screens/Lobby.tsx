@@ -209,7 +209,9 @@ export function PendingList({
   presence: Record<string, boolean>;
   send: (command: Command) => Promise<Ack<unknown>>;
 }) {
-  const { error, run } = useAction();
+  // One decision at a time: a double tap on Deny would otherwise send a second removal, which the
+  // server refuses ('Selected player not found') although the first one worked.
+  const { pending, error, run } = useAction();
   return (
     <>
       <ul className="player-list">
@@ -224,6 +226,7 @@ export function PendingList({
               type="button"
               className="icon-button approve"
               aria-label={t.approve(p.name)}
+              disabled={pending}
               onClick={() => void run(() => send({ type: 'approve', playerId: p.id }))}
             >
               <CheckIcon />
@@ -232,6 +235,7 @@ export function PendingList({
               type="button"
               className="icon-button danger"
               aria-label={t.deny(p.name)}
+              disabled={pending}
               onClick={() => void run(() => send({ type: 'remove', playerId: p.id }))}
             >
               <CloseIcon />

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
@@ -19,13 +19,27 @@ export function RebuyModal({ room, send, onClose }: Props) {
   const [playerId, setPlayerId] = useState('');
   const [amount, setAmount] = useState('');
   const { pending, error, setError, run } = useAction();
+  // The last rebuy sent: the room's next log seq at that moment, the player and the amount. A rebuy
+  // adds chips every time it is sent, so one whose answer was lost ('No connection…') but that the
+  // server carried out must not be sent again: once the room's log shows it, the dialog is done.
+  const [sent, setSent] = useState<{ from: number; playerId: string; amount: number } | null>(null);
+  const landed =
+    sent !== null &&
+    room.log.some(
+      (e) =>
+        e.type === 'rebuy' && e.seq >= sent.from && e.playerId === sent.playerId && e.amount === sent.amount,
+    );
+  useEffect(() => {
+    if (landed) onClose();
+  }, [landed, onClose]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (pending) return;
+    if (pending || landed) return;
     if (!room.players[playerId]) return setError(t.errorPlayer);
     const cents = centsOrNull(amount);
     if (cents === null || cents <= 0) return setError(t.errorAmount);
+    setSent({ from: room.nextEventSeq, playerId, amount: cents });
     if (await run(() => send({ type: 'rebuy', playerId, amount: cents }))) onClose();
   };
 

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { actNow, snapshot, started, step } from '../test/rooms';
 import { Table } from './Table';
 
@@ -309,5 +309,71 @@ describe('Table', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'End Game & Auto-Settle Payouts' })),
     );
     expect(send).toHaveBeenCalledWith({ type: 'endGame' });
+  });
+});
+
+const at = (room: Room, version: number): RoomSnapshot => ({ ...snapshot(room), version });
+const noConnection: Ack<null> = {
+  ok: false,
+  error: 'No connection right now. Please try again in a moment.',
+};
+
+describe('Table: errors of an earlier press', () => {
+  it('an action error goes once the game has moved on (the command went through after all)', async () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const send = vi.fn(async (_c: Command) => noConnection);
+    const { rerender } = render(
+      <Table snapshot={at(room, 4)} me="ana" send={send} onLeave={async () => ok} />,
+    );
+    const actions = screen.getByRole('region', { name: 'Your Turn' });
+    await act(async () => fireEvent.click(within(actions).getByRole('button', { name: 'Call $2.00' })));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    // The call was applied: the next snapshot shows Ben to act.
+    rerender(<Table snapshot={at(actNow(room, 'CALL'), 5)} me="ana" send={send} onLeave={async () => ok} />);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("a host command's error goes once the game has moved on", async () => {
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    const send = vi.fn(async (_c: Command) => noConnection);
+    const { rerender } = render(
+      <Table snapshot={at(room, 7)} me="ana" send={send} onLeave={async () => ok} />,
+    );
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Flop' })));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    rerender(
+      <Table
+        snapshot={at(step(room, 'ana', { type: 'advanceStage' }), 8)}
+        me="ana"
+        send={send}
+        onLeave={async () => ok}
+      />,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('an error stays while nothing has changed', async () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const send = vi.fn(async (_c: Command) => ({ ok: false, error: 'It is not your turn' }) as Ack<null>);
+    const { rerender } = render(
+      <Table snapshot={at(room, 4)} me="ana" send={send} onLeave={async () => ok} />,
+    );
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Fold' })));
+    rerender(
+      <Table
+        snapshot={{ ...at(room, 4), presence: { ana: true, ben: false, cal: true } }}
+        me="ana"
+        send={send}
+        onLeave={async () => ok}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toBe('It is not your turn');
   });
 });

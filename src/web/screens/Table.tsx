@@ -101,6 +101,17 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
   const [removing, setRemoving] = useState<Player | null>(null);
   const act = useAction();
   const host = useAction();
+  // The dock's error belongs to the room as it was when the button was pressed. Once the room has
+  // moved on (the command went through after all, or the moment passed), it no longer says anything
+  // true, so it is not shown: a stale 'No connection…' must not sit under the next turn.
+  const [pressedAt, setPressedAt] = useState(snapshot.version);
+  const press = (runner: ReturnType<typeof useAction>, command: Command) => {
+    setPressedAt(snapshot.version);
+    act.setError(null);
+    host.setError(null);
+    void runner.run(() => send(command));
+  };
+  const dockError = snapshot.version === pressedAt ? (act.error ?? host.error) : null;
 
   // A dialog whose moment has passed (the turn moved on, the pot was awarded) closes itself.
   if ((open === 'raise' && !myTurn) || (open === 'winner' && !undecided)) setOpen('none');
@@ -217,7 +228,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
       </footer>
 
       <div className="dock">
-        <FormError message={act.error ?? host.error} />
+        <FormError message={dockError} />
         {myTurn && mine ? (
           <section className="actions" aria-label={t.yourTurn}>
             <p className="turn-title">{t.yourTurn}</p>
@@ -226,7 +237,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
                 type="button"
                 className="button danger large"
                 disabled={act.pending}
-                onClick={() => void act.run(() => send({ type: 'act', action: 'FOLD' }))}
+                onClick={() => press(act, { type: 'act', action: 'FOLD' })}
               >
                 {t.fold}
               </button>
@@ -234,7 +245,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
                 type="button"
                 className="button secondary large"
                 disabled={act.pending}
-                onClick={() => void act.run(() => send({ type: 'act', action: 'CALL' }))}
+                onClick={() => press(act, { type: 'act', action: 'CALL' })}
               >
                 {toCall > 0 ? t.call(formatCents(toCall)) : t.check}
               </button>
@@ -260,7 +271,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
                 type="button"
                 className="button primary block large"
                 disabled={host.pending}
-                onClick={() => void host.run(() => send({ type: 'advanceStage' }))}
+                onClick={() => press(host, { type: 'advanceStage' })}
               >
                 {gs.nextStageName ?? t.nextStage}
               </button>
@@ -280,7 +291,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
                 type="button"
                 className="button primary block large"
                 disabled={host.pending}
-                onClick={() => void host.run(() => send({ type: 'newHand' }))}
+                onClick={() => press(host, { type: 'newHand' })}
               >
                 {t.newHand}
               </button>

@@ -1,0 +1,56 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { actNow, started, step } from '../test/rooms';
+import { RebuyModal } from './RebuyModal';
+
+afterEach(cleanup);
+
+const noConnection: Ack<null> = {
+  ok: false,
+  error: 'No connection right now. Please try again in a moment.',
+};
+
+/** Hand 1 over: Ana won Cal's chips, so Cal is at $0.00. */
+function afterShowdown(): Room {
+  let room = started(['Ana', 'Ben', 'Cal']);
+  room = actNow(room, 'ALL_IN');
+  room = actNow(room, 'FOLD');
+  room = actNow(room, 'CALL');
+  return step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+}
+
+describe('Rebuy modal: a rebuy whose answer was lost', () => {
+  it('a rebuy whose answer was lost but which went through is not offered again (no double rebuy)', async () => {
+    const room = afterShowdown();
+    const send = vi.fn(async (_c: Command) => noConnection);
+    const onClose = vi.fn();
+    const { rerender } = render(<RebuyModal room={room} send={send} onClose={onClose} />);
+    const dialog = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    fireEvent.change(within(dialog).getByLabelText('Player'), { target: { value: 'cal' } });
+    fireEvent.change(within(dialog).getByLabelText('Rebuy Amount'), { target: { value: '50' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' })));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    // The server did add the chips: the next snapshot carries the rebuy.
+    const applied = step(room, 'ana', { type: 'rebuy', playerId: 'cal', amount: 5_000 });
+    rerender(<RebuyModal room={applied} send={send} onClose={onClose} />);
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('does not close for a rebuy someone else made before this one was sent', async () => {
+    const before = step(afterShowdown(), 'ana', { type: 'rebuy', playerId: 'cal', amount: 5_000 });
+    const send = vi.fn(async (_c: Command) => noConnection);
+    const onClose = vi.fn();
+    const { rerender } = render(<RebuyModal room={before} send={send} onClose={onClose} />);
+    const dialog = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    fireEvent.change(within(dialog).getByLabelText('Player'), { target: { value: 'cal' } });
+    fireEvent.change(within(dialog).getByLabelText('Rebuy Amount'), { target: { value: '50' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' })));
+    rerender(<RebuyModal room={{ ...before }} send={send} onClose={onClose} />);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});
