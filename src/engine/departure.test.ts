@@ -12,6 +12,7 @@ import {
   stacks,
   started,
 } from './test-helpers';
+import type { Room } from './types';
 
 const even3 = () => started([10_000, 10_000, 10_000]); // p0 D, p1 SB, p2 BB; p0 to act
 
@@ -211,5 +212,33 @@ describe('host leaving', () => {
       expect(res.ok && res.room).toBe(ended);
     }
     expect(refuse(ended, 'p0', { type: 'remove', playerId: 'p1' })).toBe('This game has already ended.');
+  });
+});
+
+/** Three players check every street down to SHOWDOWN: 600 in the main pot, 9,800 behind each. */
+function threeAtShowdown(): Room {
+  let room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+  for (let i = 0; i < 3; i++) room = play(room, 'advance', ['p1', 'CALL'], ['p2', 'CALL'], ['p0', 'CALL']);
+  return room;
+}
+
+describe('a departure at showdown before the award (SPEC §4 Declare winner)', () => {
+  it('a player leaving at showdown before the award: the message counts the players who remain', () => {
+    const room = threeAtShowdown();
+    expect(room.gameState.message).toBe('Showdown! 3 players remain. Host must declare winner.');
+    const after = run(room, 'p1', { type: 'leave' });
+    expect(after.status).toBe('PLAYING');
+    expect(after.gameState).toMatchObject({
+      stage: 'SHOWDOWN',
+      message: 'Showdown! 2 players remain. Host must declare winner.',
+    });
+    expect(potsOf(after)).toEqual([['main', 600, ['p0', 'p2']]]);
+  });
+
+  it('a player removed at showdown: the same', () => {
+    const after = run(threeAtShowdown(), 'p0', { type: 'remove', playerId: 'p2' });
+    expect(after.gameState.message).toBe('Showdown! 2 players remain. Host must declare winner.');
+    const paid = run(after, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    expect(stacks(paid)).toEqual({ p0: 9_800, p1: 10_400 });
   });
 });

@@ -77,11 +77,15 @@ function returnUncalled(d: Draft): void {
 export function progress(d: Draft, fromSeat: number, inclusive = false): void {
   if (d.room.status !== 'PLAYING') return;
   if (d.gs.stage === 'SHOWDOWN') {
-    // Betting is over; a departure may still leave a single contender for undistributed pots.
+    // Betting is over; a departure may still leave a single contender for undistributed pots,
+    // or fewer players for the host to choose from (the showdown message counts them).
     if (potTotal(d.gs.pots) === 0) return;
     const state = roundState(d, fromSeat);
     if (state.kind === 'lastPlayer' && state.winner !== null) winByFold(d, state.winner);
-    else refreshPots(d);
+    else {
+      refreshPots(d);
+      d.gs.message = showdown(roundRemaining(d));
+    }
     return;
   }
   const state = roundState(d, fromSeat, inclusive);

@@ -78,3 +78,32 @@ describe('rebuy', () => {
     );
   });
 });
+
+describe('rebuy: exact integer cents (SPEC §1 integer cents, §5 Rebuy)', () => {
+  it('a rebuy that would take the room’s chips past exact integer cents is refused', () => {
+    const room = lobby([10_000, 5_000]);
+    expect(refuse(room, 'p0', { type: 'rebuy', playerId: 'p1', amount: Number.MAX_SAFE_INTEGER })).toBe(
+      'Please enter a valid positive amount',
+    );
+    // The largest rebuy that keeps every sum of the room's chips exact is accepted.
+    const most = Number.MAX_SAFE_INTEGER - 15_000;
+    const { room: after } = runWithEvents(room, 'p0', { type: 'rebuy', playerId: 'p1', amount: most });
+    expect(player(after!, 'p1')).toMatchObject({ stack: most + 5_000, totalInvestment: most + 5_000 });
+    expect(refuse(after!, 'p0', { type: 'rebuy', playerId: 'p0', amount: 1 })).toBe(
+      'Please enter a valid positive amount',
+    );
+  });
+
+  it('chips carried away by players who left count too', () => {
+    let room = started([10_000, 10_000, 10_000]);
+    room = run(room, 'p2', { type: 'leave' });
+    // In the room: 10,000 + 10,000 seated, 10,000 in the ledger (9,800 behind + 200 dead in the pot).
+    const most = Number.MAX_SAFE_INTEGER - 30_000;
+    room = play(room, ['p0', 'FOLD']);
+    expect(refuse(room, 'p0', { type: 'rebuy', playerId: 'p0', amount: most + 1 })).toBe(
+      'Please enter a valid positive amount',
+    );
+    const after = run(room, 'p0', { type: 'rebuy', playerId: 'p0', amount: most });
+    expect(player(after, 'p0').stack).toBe(most + 10_000);
+  });
+});

@@ -4,6 +4,7 @@
 import { type Draft, edit, emit, playerById } from './draft';
 import { isPositiveCents, type Outcome } from './lobby';
 import { MSG, rebuyInHand } from './messages';
+import type { Player } from './types';
 
 /**
  * rebuy (host; lobby or playing; rebuys enabled): adds `amount` cents to the player's stack and
@@ -17,6 +18,8 @@ export function rebuy(d: Draft, actorId: string, playerId: string, amount: numbe
   if (!isPositiveCents(amount)) return MSG.invalidPositiveAmount;
   const target = playerById(d.players, playerId);
   if (target === undefined || !target.isApproved) return MSG.playerNotFound;
+  // Every sum of the room's chips (a stack, the pots, the nets) must stay an exact integer.
+  if (amount > Number.MAX_SAFE_INTEGER - chipsInRoom(d)) return MSG.invalidPositiveAmount;
   if (d.room.status === 'PLAYING' && d.gs.stage !== 'SHOWDOWN' && target.isActive && !target.hasFolded)
     return rebuyInHand(target.name);
   const p = edit(d, playerId);
@@ -25,4 +28,12 @@ export function rebuy(d: Draft, actorId: string, playerId: string, amount: numbe
   p.lastChipUpdate = d.now;
   emit(d, { type: 'rebuy', playerId, name: p.name, amount });
   return null;
+}
+
+/** Everything bought in so far: the investments of everyone in the room and of those who left. */
+function chipsInRoom(d: Draft): number {
+  let total = 0;
+  for (const id in d.players) total += (d.players[id] as Player).totalInvestment;
+  for (const e of d.room.ledger) total += e.totalInvestment;
+  return total;
 }
