@@ -16,7 +16,12 @@ import type { StoredRoom } from './room-store';
 import { Batch, entryOf, type JournalEntry, type RoomEntry } from './sqlite-apply';
 import { journalGens, journalRecord, parseRecords, readJournal } from './sqlite-journal';
 import { DataDirInUseError } from './sqlite-lock';
-import { createSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from './sqlite-store';
+import {
+  createSqliteStore,
+  SQLITE_FILE_NAME,
+  type SqliteStore,
+  WRITER_YOUNG_GENERATION_MB,
+} from './sqlite-store';
 import { sqliteTestFile } from './sqlite-test-file';
 
 const file = sqliteTestFile('chipless-journal-');
@@ -240,6 +245,13 @@ describe('SQLite store journal', () => {
     expect(nices().filter((n) => n === 13)).toEqual([13]);
     await store.close();
     expect(nices().filter((n) => n === 13)).toEqual([]);
+  });
+
+  it("the writer thread's young generation is capped, so its batches' garbage does not hold 32 MB of RSS", async () => {
+    const { store } = openStore();
+    // What V8 was given, as Node reads it back from the thread (its default is 48).
+    expect(store.writerResourceLimits().maxYoungGenerationSizeMb).toBe(WRITER_YOUNG_GENERATION_MB);
+    await store.close();
   });
 
   it('an unreadable journal entry makes the open fail, leaving the directory unlocked and the journal as it was', async () => {

@@ -91,7 +91,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJsonParts } from '../room-json';
@@ -127,6 +127,18 @@ const WRITER_ENTRY: { script: URL; module: string | null } = import.meta.url.end
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
+
+/**
+ * The writer thread's young generation (MB, V8's `maxYoungGenerationSizeMb`: two semi-spaces and a
+ * third for large objects). V8's default, 48, lets the thread's new space grow to 32 MB, all of it
+ * resident, for garbage that dies within a batch (the 1 MiB journal reads and their parsed entries).
+ * Session 18 measured 6 against the default with the rooms on the event loop: ~45 MB less peak RSS,
+ * but p99 higher in 9 pairs of 12, and p99 was the target missed then, so it was reverted. With the
+ * rooms on a thread of their own (room-thread.ts) p99 has room and RSS has none (peak 466–497 MB at
+ * 1,000 rooms): in four runs in turns, 6 gave 440–452 MB against 467–476, p99 no worse (median of six
+ * rounds 22.7 against 44 ms on a drifting box). bench/README.md, sessions 18 and 21.
+ */
+export const WRITER_YOUNG_GENERATION_MB = 6;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rooms (
@@ -213,6 +225,8 @@ export interface SqliteStore extends RoomStore {
    * For tests of restarts within one process.
    */
   abandon(): Promise<void>;
+  /** The writer thread's V8 limits as Node reports them (`Worker#resourceLimits`), for tests. */
+  writerResourceLimits(): ResourceLimits;
 }
 
 /**
@@ -381,6 +395,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       intervalMs: options.writeIntervalMs ?? 5000,
       nice: options.writerNice ?? 10,
     } satisfies WriterData & { module: string | null },
+    resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
   });
   const exited = new Promise<void>((resolve) => writer.once('exit', () => resolve()));
   /**
@@ -532,6 +547,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return out;
     },
     flush: () => settle(lastLsn),
+    writerResourceLimits: () => writer.resourceLimits ?? {},
     async abandon() {
       if (closed) return;
       closed = true;
