@@ -1,11 +1,11 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logDelta } from '../../shared/log-delta';
-import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { actNow, lobby, snapshot, step } from '../test/rooms';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
-import { RESUME_RETRY_MS, useRoom } from './use-room';
+import { RESUME_RETRY_MS, RESUME_SERVER_RETRIES, useRoom } from './use-room';
 
 afterEach(cleanup);
 beforeEach(() => localStorage.clear());
@@ -58,29 +58,38 @@ describe('useRoom', () => {
     expect(localStorage.getItem('chipless.roomCode')).toBeNull();
   });
 
-  it('keeps the seat when a resume times out, and asks again while the connection stays up (regression)', async () => {
-    vi.useFakeTimers();
-    try {
-      localStorage.setItem('chipless.roomCode', 'ABCDE');
-      const { client, factory, emit } = fakeClient({ ok: false, error: NO_CONNECTION_ERROR });
-      const { result, unmount } = renderHook(() => useRoom(factory));
-      await act(async () => emit().session({ playerId: 'ben', token: 't' }));
-      expect(result.current.resuming).toBe(true);
-      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
-      expect(client.resume).toHaveBeenCalledTimes(1);
-      // Before: nothing more happened until the next connection, and the phone sat on a spinner.
-      client.resume.mockResolvedValueOnce({ ok: true, data: snap });
-      await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS));
-      expect(client.resume).toHaveBeenCalledTimes(2);
-      expect(result.current.resuming).toBe(false);
-      expect(result.current.snapshot).toBe(snap);
-      await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS * 3));
-      expect(client.resume).toHaveBeenCalledTimes(2);
-      unmount();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+  // A timeout, and the server failing to carry it out (regression, session 21: that forgot the seat).
+  it.each([
+    ['times out', NO_CONNECTION_ERROR],
+    ['is answered "Something went wrong"', SOMETHING_WENT_WRONG],
+  ])(
+    'keeps the seat when a resume %s, and asks again while the connection stays up (regression)',
+    async (_, error) => {
+      vi.useFakeTimers();
+      try {
+        localStorage.setItem('chipless.roomCode', 'ABCDE');
+        const { client, factory, emit } = fakeClient({ ok: false, error });
+        const { result, unmount } = renderHook(() => useRoom(factory));
+        await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+        // Not "your game is gone": the seat is still there.
+        expect(result.current.notice).toBeNull();
+        expect(result.current.resuming).toBe(true);
+        expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+        expect(client.resume).toHaveBeenCalledTimes(1);
+        // Before: nothing more happened until the next connection, and the phone sat on a spinner.
+        client.resume.mockResolvedValueOnce({ ok: true, data: snap });
+        await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS));
+        expect(client.resume).toHaveBeenCalledTimes(2);
+        expect(result.current.resuming).toBe(false);
+        expect(result.current.snapshot).toBe(snap);
+        await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS * 3));
+        expect(client.resume).toHaveBeenCalledTimes(2);
+        unmount();
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('stops asking once the hook is gone', async () => {
     vi.useFakeTimers();
@@ -177,5 +186,64 @@ describe('useRoom', () => {
     const { unmount } = renderHook(() => useRoom(factory));
     unmount();
     expect(client.close).toHaveBeenCalled();
+  });
+});
+
+describe('useRoom: leaving, rejoining and a server hiccup on resume', () => {
+  it('after leaving a room and joining it again, the room being closed still sends the player home', async () => {
+    const { factory, emit } = fakeClient({ ok: true, data: snap });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    await act(async () => {
+      await result.current.leave();
+    });
+    expect(result.current.snapshot).toBeNull();
+    // A mis-tap on the lobby's leave button: the player joins the same room again.
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    expect(result.current.snapshot).not.toBeNull();
+    // The host ends the session: this phone must go home, not sit on a dead lobby.
+    act(() => emit().gone({ roomCode: 'ABCDE', reason: 'deleted' }));
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBe('The host ended the game session.');
+  });
+});
+
+describe('useRoom: a server that keeps failing a resume', () => {
+  it('gives up on the remembered room after a few failed resumes, so the phone is not stuck on a spinner', async () => {
+    vi.useFakeTimers();
+    try {
+      localStorage.setItem('chipless.roomCode', 'ABCDE');
+      const { client, factory, emit } = fakeClient({ ok: false, error: SOMETHING_WENT_WRONG });
+      const { result, unmount } = renderHook(() => useRoom(factory));
+      await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+      await act(async () => vi.advanceTimersByTimeAsync(RESUME_RETRY_MS * (RESUME_SERVER_RETRIES + 2)));
+      expect(client.resume).toHaveBeenCalledTimes(RESUME_SERVER_RETRIES + 1);
+      expect(result.current.resuming).toBe(false);
+      expect(result.current.notice).toBe('Your previous game is no longer available.');
+      unmount();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('useRoom: a remembered room that no longer exists', () => {
+  it("says the previous game is gone, not 'check the room code' (nobody typed a code)", async () => {
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    const { client, factory, emit } = fakeClient({ ok: false, error: 'Room not found' });
+    // As the server does: a 'gone' notice first, then the refusal.
+    client.resume.mockImplementationOnce(async () => {
+      emit().gone({ roomCode: 'ABCDE', reason: 'not_found' });
+      return { ok: false, error: 'Room not found' };
+    });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.resuming).toBe(false);
+    expect(result.current.notice).toBe('Your previous game is no longer available.');
   });
 });
