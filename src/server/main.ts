@@ -86,8 +86,8 @@ async function main(): Promise<void> {
     roomThread = await startRoomThread({
       dataDir: config.dataDir,
       logLevel: config.logLevel,
-      onUnexpectedExit: (code) => {
-        logger.fatal({ code }, 'the room thread stopped; exiting');
+      onUnexpectedExit: (code, err) => {
+        logger.fatal({ code, err }, 'the room thread stopped; exiting');
         logger.flush();
         process.exit(1);
       },

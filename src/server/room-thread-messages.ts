@@ -73,7 +73,6 @@ export interface Requests {
   listIdle: { args: [before: number]; result: string[] };
   increment: { args: [counters: Record<string, number>]; result: undefined };
   readCounters: { args: [keys: string[]]; result: Record<string, number> };
-  stopAccepting: { args: []; result: undefined };
   drain: { args: []; result: undefined };
   /** Drains, closes the store; the thread then ends. */
   close: { args: []; result: undefined };

@@ -147,10 +147,6 @@ const handlers: Handlers = {
   listIdle: (before) => store.listIdle(before),
   increment: (counters) => store.increment(counters).then(nothing),
   readCounters: (keys) => store.readCounters(keys),
-  async stopAccepting() {
-    service.stopAccepting();
-    return undefined;
-  },
   drain: () => service.drain().then(nothing),
   async close() {
     service.stopAccepting();

@@ -14,8 +14,10 @@ import { logDelta } from '../shared/log-delta';
 import { createBroadcaster } from './broadcaster';
 import { createLogger } from './logger';
 import type { EncodedSnapshot } from './room-json';
+import { SHUTTING_DOWN } from './room-service';
 import type { ChiplessServer } from './socket-gateway';
 import type { StoredRoom } from './store/room-store';
+import { okData, startServer, TestClient } from './test-helpers';
 import { ROOM_THREAD_STOPPED, type RoomThread, startRoomThread, threadRooms } from './thread-rooms';
 
 const HOST = 'host-1';
@@ -23,7 +25,11 @@ const GUEST = 'guest-2';
 const dirs: string[] = [];
 const threads: RoomThread[] = [];
 
+/** Servers and clients a test started, stopped after it. */
+const stops: (() => Promise<void>)[] = [];
+
 afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
   for (const thread of threads.splice(0)) await thread.terminate();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -150,5 +156,54 @@ describe('the room thread', () => {
 
     const second = await open(first.dataDir);
     expect((await second.rooms.load(code))?.version).toBe(3);
+  });
+});
+
+const settings = (smallBlind: number): Command => ({
+  type: 'updateSettings',
+  smallBlind,
+  bigBlind: smallBlind * 2,
+});
+
+describe('graceful shutdown on the room thread', () => {
+  it('commands queued before stopAccepting still run (as directRooms runs them); later ones are refused', async () => {
+    const { thread, rooms } = await open();
+    const code = await lobbyRoom(rooms);
+    // Two commands of one room at once (two phones), then the shutdown starts.
+    const first = rooms.execute(code, HOST, commandId(), settings(100));
+    const second = rooms.execute(code, HOST, commandId(), settings(200));
+    rooms.stopAccepting();
+    const late = rooms.execute(code, HOST, commandId(), settings(300));
+    expect(await first).toMatchObject({ ok: true, version: 4 });
+    expect(await second).toMatchObject({ ok: true, version: 5 });
+    expect(await late).toEqual({ ok: false, error: SHUTTING_DOWN });
+    expect(await rooms.createRoom(HOST, commandId(), 'Ann', 100_00)).toEqual({
+      ok: false,
+      error: SHUTTING_DOWN,
+    });
+    await rooms.drain();
+    expect((await thread.request('record', code))?.version).toBe(5);
+  });
+
+  it("a phone's command accepted before the server starts closing is committed and acknowledged", async () => {
+    const server = await startServer({ roomThread: true });
+    const host = await TestClient.connect(server.url);
+    stops.push(async () => {
+      host.close();
+      await server.close();
+    });
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    // The shutdown starts right after the gateway handed the command to the rooms (SIGTERM then).
+    const rooms = server.app.rooms;
+    const execute = rooms.execute.bind(rooms);
+    let closing: Promise<void> | undefined;
+    rooms.execute = (...args) => {
+      const outcome = execute(...args);
+      closing ??= server.app.close();
+      return outcome;
+    };
+    expect(await host.command(code, settings(100))).toEqual({ ok: true, data: { version: 2 } });
+    await closing;
+    expect((await server.store.load(code))?.version).toBe(2);
   });
 });

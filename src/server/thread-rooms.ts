@@ -59,8 +59,8 @@ export interface RoomThreadOptions {
   dataDir: string;
   logLevel: string;
   cachedRooms?: number;
-  /** Called when the thread ends other than by close() or terminate(). */
-  onUnexpectedExit?: (code: number) => void;
+  /** Called when the thread ends other than by close() or terminate(), with what ended it. */
+  onUnexpectedExit?: (code: number, err: Error) => void;
 }
 
 function taskIds(): number[] {
@@ -121,7 +121,8 @@ export async function startRoomThread(options: RoomThreadOptions): Promise<RoomT
     stopped ??= new Error(ROOM_THREAD_STOPPED);
     for (const entry of waiting.values()) entry.reject(stopped);
     waiting.clear();
-    if (!ending) options.onUnexpectedExit?.(code);
+    // `stopped`: the thread's uncaught error when it had one ('error' comes before 'exit').
+    if (!ending) options.onUnexpectedExit?.(code, stopped);
   });
 
   const request = <K extends RequestName>(name: K, ...args: Requests[K]['args']) =>
@@ -272,10 +273,11 @@ export function threadRooms(
       });
     },
     stopAccepting() {
+      // Refused here only: the room thread must still run the commands this side accepted and queued
+      // before now, whose requests it has not been sent yet (a 'stopAccepting' sent to it would arrive
+      // first and refuse them, where RoomService.stopAccepting lets its queued commands run). Every
+      // command reaches the thread through this side; the thread's 'close' stops it accepting.
       accepting = false;
-      thread
-        .request('stopAccepting')
-        .catch((err: unknown) => logger.warn({ err }, 'room thread: stop accepting'));
     },
     async drain() {
       await queue.drain();
