@@ -21,6 +21,7 @@
  * End: nets Ann 0 − 7000 = −7000, Bob 9185 − 3000 = +6185, Cat 8815 − 8000 = +815. Settlements:
  *   "Ann owes Bob $61.85", "Ann owes Cat $8.15".
  */
+import { gzipSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -154,6 +155,30 @@ async function expectSeats(seated: Phone[], rows: Record<string, string[]>) {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The first-load JavaScript budget of `/`, gzipped (e2e/README.md). */
+const FIRST_LOAD_JS_BUDGET = 110_000;
+
+describe('the web app as served', () => {
+  it("is React's production build, its first-load JavaScript within the budget", async () => {
+    const html = await (await fetch(`${server!.url}/`)).text();
+    // The scripts index.html loads or preloads: the first load of `/`.
+    const scripts = [...new Set(html.match(/\/assets\/[^"]+\.js/g) ?? [])];
+    expect(scripts.length).toBeGreaterThan(0);
+    let gzipped = 0;
+    for (const path of scripts) {
+      const res = await fetch(`${server!.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(res.status).toBe(200);
+      const code = Buffer.from(await res.arrayBuffer());
+      // React's development runtime (jsxDEV) is what a build made under NODE_ENV=test or development
+      // ships: ~60% more code, and StrictMode's double effects (regression: the e2e build ran under
+      // Vitest's NODE_ENV=test, and `npm start` then served it).
+      expect({ path, dev: code.includes('jsxDEV') }).toEqual({ path, dev: false });
+      gzipped += gzipSync(code).length;
+    }
+    expect(gzipped).toBeLessThanOrEqual(FIRST_LOAD_JS_BUDGET);
+  });
+});
 
 describe('a poker night on four phones', () => {
   // The steps build on each other: after a failure the rest are skipped, so the first error stands out.
