@@ -155,7 +155,6 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       if (!client) return offline<RoomSnapshot>();
       const res = await request(client);
       if (res.ok) {
-        leavingRef.current = null;
         setNotice(null);
         enter(res.data);
       }
@@ -191,15 +190,15 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     }
     leavingRef.current = code;
     const res = await client.command(code, { type: 'leave' });
+    // The mark lasts only while the leave is on its way: once forgotten, a late 'gone' for this code
+    // is ignored anyway (it is not the current room), and a mark kept would also ignore the 'gone' of
+    // the same room joined again later.
+    leavingRef.current = null;
     if (res.ok || res.error !== NO_CONNECTION_ERROR) {
       // Any answer but "no connection" means we are out (a room that no longer exists included).
-      // Once forgotten, a late 'gone' for this code is ignored anyway (it is not the current room);
-      // keeping the mark would also ignore the 'gone' of the same room joined again later.
       forget();
-      leavingRef.current = null;
       return { ok: true, data: null } as const;
     }
-    leavingRef.current = null;
     return res;
   }, [forget]);
 
