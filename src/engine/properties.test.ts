@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { raiseLimits } from './betting';
 import { applyCommand } from './commands';
+import { checkPots, checkSettlement, checkTransition } from './reference-model';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
 import type { ActionType, Command, Room } from './types';
@@ -134,23 +135,27 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       const winners = live.filter((_, i) => (it.pick >> i) & 1).map((p) => p.id);
       if (winners.length === 0 && live[0]) winners.push(live[0].id);
       if (it.bogus) winners.push('nobody');
-      if (!it.byPot) return { actor: host, command: { type: 'declareWinners', winnerIds: winners } };
+      const actor = it.pick === 1023 ? pickId(room, 1) : host;
+      if (!it.byPot) return { actor, command: { type: 'declareWinners', winnerIds: winners } };
       const byPot: Record<string, string[]> = {};
       for (const pot of room.gameState.pots) {
         const mine = pot.eligiblePlayers.filter((id, i) => winners.includes(id) || (it.pick >> (i + 3)) & 1);
         byPot[pot.id] = mine.length > 0 ? mine : pot.eligiblePlayers.slice(0, 1);
       }
-      return { actor: host, command: { type: 'declareWinners', winnerIds: [], byPot } };
+      return { actor, command: { type: 'declareWinners', winnerIds: [], byPot } };
     }
     case 'newHand':
       return { actor: it.who === 'host' ? host : pickId(room, it.who), command: { type: 'newHand' } };
     case 'rebuy':
       return {
-        actor: host,
+        actor: it.target === 12 ? pickId(room, 1) : host,
         command: { type: 'rebuy', playerId: pickId(room, it.target), amount: it.amount },
       };
     case 'remove':
-      return { actor: host, command: { type: 'remove', playerId: pickId(room, it.target) } };
+      return {
+        actor: it.target === 12 ? pickId(room, 1) : host,
+        command: { type: 'remove', playerId: pickId(room, it.target) },
+      };
     case 'leave': {
       const others = ids(room).filter((id) => id !== host);
       const actor = it.host || others.length === 0 ? host : (others[it.target % others.length] as string);
@@ -162,9 +167,15 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
         command: { type: 'join', name: `N${it.name % 12}`, startingChips: it.chips },
       };
     case 'approve':
-      return { actor: host, command: { type: 'approve', playerId: pickId(room, it.target) } };
+      return {
+        actor: it.target === 12 ? pickId(room, 2) : host,
+        command: { type: 'approve', playerId: pickId(room, it.target) },
+      };
     case 'settings':
-      return { actor: host, command: { type: 'updateSettings', smallBlind: it.sb, bigBlind: it.bb } };
+      return {
+        actor: it.sb === 600 ? pickId(room, 1) : host,
+        command: { type: 'updateSettings', smallBlind: it.sb, bigBlind: it.bb },
+      };
     case 'endGame':
       return { actor: it.byHost ? host : pickId(room, 1), command: { type: 'endGame' } };
   }
@@ -231,6 +242,8 @@ function checkInvariants(room: Room): void {
     const res = applyCommand(room, room.hostId, { type: 'declareWinners', winnerIds: live }, 0);
     check(res.ok, `showdown cannot be awarded: ${res.ok ? '' : res.error}`);
   }
+  // Once betting is over the pots are the brute-force layering of the contributions (reference-model.ts).
+  checkPots(room);
   check(gs.status === room.status, 'status mismatch');
   check(room.log.length <= 50, 'log too long');
   if (room.status === 'ENDED') checkEnded(room);
@@ -262,6 +275,7 @@ function checkEnded(room: Room): void {
     balance.set(t.toPlayerId, (balance.get(t.toPlayerId) ?? 0) - t.amount);
   }
   for (const [id, v] of balance) check(v === 0, `${id} not settled: ${v}`);
+  checkSettlement(rows, transfers);
 }
 
 /**
@@ -299,6 +313,7 @@ describe('engine properties', () => {
           const before = JSON.stringify(room);
           const res = applyCommand(room, actor, command, now);
           check(JSON.stringify(room) === before, `${command.type} mutated its input`);
+          checkTransition(room, actor, command, res);
           if (!res.ok) {
             check(typeof res.error === 'string' && res.error.length > 0, 'empty error');
             continue;
@@ -352,7 +367,9 @@ describe('engine properties', () => {
                     }
                   : { type: 'act', action: m.action === 'RAISE' ? 'CALL' : m.action };
             }
-            room = expectOk(applyCommand(room, actor, command, 3_000));
+            const res = applyCommand(room, actor, command, 3_000);
+            checkTransition(room, actor, command, res);
+            room = expectOk(res);
             checkInvariants(room);
           }
           finishHand(room, 4_000);
@@ -361,6 +378,119 @@ describe('engine properties', () => {
       { numRuns: 200 },
     );
   }, 30_000);
+  it('long games: many whole hands with odd raises, splits, rebuys, departures and returns', () => {
+    // A step of a long game, read against the room: whoever is to act acts, else the host moves on.
+    const step = fc.record({
+      action: fc.constantFrom<ActionType>('CALL', 'CALL', 'RAISE', 'RAISE', 'FOLD', 'ALL_IN'),
+      frac: fc.double({ min: 0, max: 1, noNaN: true }),
+      odd: fc.integer({ min: -3, max: 3 }),
+      pick: fc.nat(1023),
+      byPot: fc.nat(3).map((n) => n === 0),
+      side: fc.nat(39),
+      amount: fc.integer({ min: 1, max: 5_000 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.record({
+          stacks: fc.array(fc.integer({ min: 100, max: 3_000 }), { minLength: 2, maxLength: 6 }),
+          sb: fc.integer({ min: 1, max: 150 }),
+          extra: fc.integer({ min: 0, max: 150 }),
+        }),
+        fc.array(step, { minLength: 50, maxLength: 400, size: 'max' }),
+        (s, steps) => {
+          let room = deepFreeze(
+            expectOk(
+              applyCommand(lobby(s.stacks, [s.sb, s.sb + s.extra]), 'p0', { type: 'startGame' }, 2_000),
+            ),
+          );
+          let now = 3_000;
+          const apply = (actor: string, command: Command): boolean => {
+            const before = JSON.stringify(room);
+            const res = applyCommand(room, actor, command, now);
+            check(JSON.stringify(room) === before, `${command.type} mutated its input`);
+            checkTransition(room, actor, command, res);
+            now += 5;
+            if (!res.ok || res.room === null) return false;
+            room = deepFreeze(res.room);
+            checkInvariants(room);
+            return true;
+          };
+          for (const m of steps) {
+            if (room.status !== 'PLAYING') return;
+            const gs = room.gameState;
+            const seated = Object.values(room.players).filter((p) => p.isApproved);
+            const other = seated[m.pick % seated.length] as (typeof seated)[number];
+            // Now and then, something around the hand: a departure, a return, a rebuy, new blinds.
+            if (m.side === 0 && other.id !== room.hostId) {
+              apply(other.id, { type: 'leave' });
+              continue;
+            }
+            if (m.side === 1 && other.id !== room.hostId) {
+              apply(room.hostId, { type: 'remove', playerId: other.id });
+              continue;
+            }
+            if (m.side === 2) {
+              const id = `p${m.pick % 8}`; // may be someone who left: they come back under the same id
+              if (apply(id, { type: 'join', name: `R${m.pick % 8}`, startingChips: 100 + m.amount }))
+                apply(room.hostId, { type: 'approve', playerId: id });
+              continue;
+            }
+            if (m.side === 3) {
+              apply(room.hostId, { type: 'rebuy', playerId: other.id, amount: m.amount });
+              continue;
+            }
+            if (m.side === 4) {
+              apply(room.hostId, {
+                type: 'updateSettings',
+                smallBlind: 1 + (m.amount % 97),
+                bigBlind: 1 + (m.amount % 97) + (m.pick % 150),
+              });
+              continue;
+            }
+            const turn = gs.currentTurnPlayerId;
+            if (turn !== null) {
+              const limits = raiseLimits(room, turn);
+              let command: Command = { type: 'act', action: m.action };
+              if (m.action === 'RAISE' && limits !== null) {
+                const span = Math.max(0, limits.max - limits.min);
+                // Mostly legal sizes, sometimes a cent off either edge.
+                const amount = limits.min + Math.floor(m.frac * span) + (m.side < 8 ? m.odd : 0);
+                command = { type: 'act', action: 'RAISE', amount };
+              }
+              apply(turn, command);
+            } else if (gs.stage !== 'SHOWDOWN') {
+              apply(room.hostId, { type: 'advanceStage' });
+            } else if (gs.pots.some((p) => p.amount > 0)) {
+              const live = Object.values(room.players)
+                .filter((p) => p.isActive && !p.hasFolded)
+                .map((p) => p.id);
+              const winners = live.filter((_, i) => (m.pick >> i) & 1);
+              if (m.byPot) {
+                const byPot: Record<string, string[]> = {};
+                for (const pot of gs.pots) {
+                  const mine = pot.eligiblePlayers.filter((_, i) => (m.pick >> (i + 2)) & 1);
+                  if (mine.length > 0) byPot[pot.id] = mine;
+                }
+                if (!apply(room.hostId, { type: 'declareWinners', winnerIds: live, byPot }))
+                  apply(room.hostId, { type: 'declareWinners', winnerIds: live });
+              } else if (!apply(room.hostId, { type: 'declareWinners', winnerIds: winners }))
+                apply(room.hostId, { type: 'declareWinners', winnerIds: live });
+            } else if (!apply(room.hostId, { type: 'newHand' })) {
+              // Fewer than 2 funded players: rebuy the first chipless one, or end.
+              const broke = Object.values(room.players).find((p) => p.isApproved && p.stack === 0);
+              if (
+                broke === undefined ||
+                !apply(room.hostId, { type: 'rebuy', playerId: broke.id, amount: m.amount })
+              )
+                apply(room.hostId, { type: 'endGame' });
+            }
+          }
+          if (room.status === 'PLAYING') apply(room.hostId, { type: 'endGame' });
+        },
+      ),
+      { numRuns: 100 },
+    );
+  }, 60_000);
 });
 
 function expectOk(res: ReturnType<typeof applyCommand>): Room {
