@@ -78,13 +78,18 @@ export function createBroadcaster(io: ChiplessServer): Broadcaster {
     },
     ...(prepare ? { prepare } : {}),
     async gone(roomCode, reason, playerIds) {
+      // Each leave is made here first (`local`: at once), then everywhere: the Redis adapter's
+      // socketsLeave is a request through Redis that reaches this process's own sockets only when it
+      // comes back, after the snapshot that follows the notice (which 'gone' says never comes).
       if (playerIds === undefined) {
         io.to(roomCode).emit('gone', { roomCode, reason });
+        io.in(roomCode).local.socketsLeave(roomCode);
         io.in(roomCode).socketsLeave(roomCode);
         return;
       }
       for (const id of playerIds) {
         io.to(playerRoom(id)).emit('gone', { roomCode, reason });
+        io.in(playerRoom(id)).local.socketsLeave(roomCode);
         io.in(playerRoom(id)).socketsLeave(roomCode);
       }
     },
