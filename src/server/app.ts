@@ -94,6 +94,12 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   httpServer.on('request', (req, res) => {
     void (async () => {
       try {
+        // A request target that is no URL (`GET http://[`) is the client's error, not ours.
+        if (!URL.canParse(req.url ?? '/', 'http://x')) {
+          res.statusCode = 400;
+          res.end();
+          return;
+        }
         if (await api(req, res)) return;
         if (await site(req, res)) return;
         res.statusCode = 405;

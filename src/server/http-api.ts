@@ -22,18 +22,27 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** Reads a small body; null when it is larger than MAX_BODY_BYTES. */
+/**
+ * Reads a small body; null as soon as it is known to be larger than MAX_BODY_BYTES (its announced
+ * length, or what came so far): the rest is not waited for (the caller answers and closes).
+ */
 function readBody(req: IncomingMessage): Promise<string | null> {
+  const announced = Number(req.headers['content-length']);
+  if (announced > MAX_BODY_BYTES) return Promise.resolve(null);
   return new Promise((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolvePromise(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      resolvePromise(null);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolvePromise(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -70,7 +79,11 @@ export function createHttpApi(deps: HttpApiDeps) {
     if (!beacons.take(deps.clientIp(req), t))
       return json(res, 429, { error: 'Too many requests. Please wait a moment.' });
     const text = await readBody(req);
-    if (text === null) return json(res, 413, { error: 'Invalid request' });
+    if (text === null) {
+      // The rest of the body is not read: the connection ends with this answer.
+      res.setHeader('Connection', 'close');
+      return json(res, 413, { error: 'Invalid request' });
+    }
     if (!(await record(parseJson(text)))) return json(res, 400, { error: 'Invalid request' });
     res.statusCode = 204;
     res.end();

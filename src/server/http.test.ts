@@ -1,6 +1,7 @@
 /** Integration: the HTTP side (health, JSON API, analytics beacons, the static site and its head tags). */
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../shared/pages';
@@ -25,6 +26,26 @@ function rawGet(
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Writes `text` on a new connection; resolves with what came back within `ms` (and whether it closed). */
+function rawExchange(port: number, text: string, ms = 2000): Promise<{ reply: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    let reply = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ reply, closed: false });
+    }, ms);
+    socket.on('data', (d: Buffer) => {
+      reply += d.toString('latin1');
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ reply, closed: true });
+    });
   });
 }
 
@@ -62,6 +83,35 @@ describe('JSON API', () => {
     expect((await getJson(server.url, '/api/nope')).status).toBe(404);
     expect((await fetch(`${server.url}/api/stats`, { method: 'POST' })).status).toBe(405);
     expect((await fetch(`${server.url}/api/analytics/visit`)).status).toBe(405);
+  });
+
+  it('a request target that is no URL is a 400, not a 500 (regression)', async () => {
+    for (const target of ['http://[', 'http://x:99999/']) {
+      const { reply } = await rawExchange(
+        server.port,
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    }
+  });
+
+  it('a body over the limit is refused at once, without waiting for the rest of it (regression)', async () => {
+    // 100 MB announced, 2 KB sent: the answer must not wait for (nor read) the other 99.99 MB.
+    const head = (length: string) =>
+      `POST /api/analytics/visit HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`;
+    const announced = await rawExchange(server.port, head('100000000') + 'x'.repeat(2048));
+    expect(announced.reply.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(announced.closed).toBe(true);
+    // Chunked, no length announced: refused once the chunks pass the limit.
+    const chunked = await rawExchange(
+      server.port,
+      'POST /api/analytics/session HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        `800\r\n${'x'.repeat(2048)}\r\n`,
+    );
+    expect(chunked.reply.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(chunked.closed).toBe(true);
+    // The server goes on.
+    expect((await getJson(server.url, '/healthz')).status).toBe(200);
   });
 
   it('POST /api/analytics/visit counts page visits and new sessions', async () => {
