@@ -245,6 +245,23 @@ describe('presence, reconnect and resume', () => {
     expect((await back.waitForVersion(5)).room.settings.smallBlind).toBe(200);
   });
 
+  it('a phone reconnecting while its command is in flight: applied once, the retry gets its answer, resume the room', async () => {
+    const { host, guests, code } = await lobby('Gus');
+    const id = randomUUID();
+    // Sent, and the connection dropped before any answer could come back.
+    void host.command(code, { type: 'startGame' }, id).catch(() => undefined);
+    host.close();
+    const back = await connect(host.token);
+    expect(await back.command(code, { type: 'startGame' }, id)).toEqual({ ok: true, data: { version: 4 } });
+    const resumed = okData(await back.resume(code));
+    expect([resumed.version, resumed.room.status]).toEqual([4, 'PLAYING']);
+    expect(await back.command(code, { type: 'startGame' }, id)).toEqual({ ok: true, data: { version: 4 } });
+    const stored = await server.store.load(code);
+    expect(stored?.version).toBe(4);
+    expect(stored?.room.log.filter((e) => e.type === 'gameStarted')).toHaveLength(1);
+    expect((await guests[0]!.waitForVersion(4)).room.gameState.handNumber).toBe(1);
+  });
+
   it('resume of a room the player is not in, or that does not exist, fails and says gone', async () => {
     const { code } = await lobby();
     const stranger = await connect();
