@@ -121,6 +121,7 @@ export const settings = {
   submit: 'Save Settings',
   loading: 'Saving...',
   errorMissing: 'Please enter both small and big blind amounts',
+  errorInvalid: (value: string) => `Invalid dollar amount: ${value}`,
 };
 
 export const table = {

@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { parseCurrency } from '../../engine';
 import type { Ack } from '../../shared/protocol';
+import { common } from '../texts';
 
 /** What a dollar field lets a person type: digits with at most two decimals (partial input allowed). */
 const DOLLAR_TYPING = /^\d*(\.\d{0,2})?$/;
@@ -33,8 +34,12 @@ export function centsOrNull(text: string): number | null {
   }
 }
 
-/** Pending flag and error of one async action (a form submit, a button press). */
-export function useAction() {
+/**
+ * Pending flag and error of one async action (a form submit, a button press). `online` is the
+ * socket's state where the caller knows it: a 'No connection…' error goes when the phone is connected
+ * again (a resume that finds the room unchanged brings no new snapshot to replace it).
+ */
+export function useAction(online = true) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const mounted = useRef(true);
@@ -44,6 +49,9 @@ export function useAction() {
       mounted.current = false;
     };
   }, []);
+  useEffect(() => {
+    if (online) setError((e) => (e === common.noConnection ? null : e));
+  }, [online]);
 
   /** Runs the action; resolves true when it succeeded. Server errors are shown as they are. */
   const run = useCallback(

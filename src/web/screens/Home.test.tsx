@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RoomSnapshot } from '../../shared/protocol';
 import type { RoomApi } from '../net/use-room';
-import { snapshot, started, step } from '../test/rooms';
+import { lobby, snapshot, started, step } from '../test/rooms';
 import { HomeView } from './Home';
 
 afterEach(() => {
@@ -51,5 +51,72 @@ describe('Home: a join link while the last game is over', () => {
     // ...then the new room's join form, with its code, not a bare landing.
     const dialog = screen.getByRole('dialog', { name: 'Join a Game' });
     expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('NEWCO');
+  });
+});
+
+describe('Home: back from a lost connection', () => {
+  const noConnection = {
+    ok: false,
+    error: 'No connection right now. Please try again in a moment.',
+  } as const;
+  const api = (snap: RoomSnapshot, me: string, connection: RoomApi['connection']): RoomApi => ({
+    connection,
+    snapshot: snap,
+    playerId: me,
+    resuming: false,
+    notice: null,
+    createRoom: async () => noConnection,
+    joinRoom: async () => noConnection,
+    send: async () => noConnection,
+    leave: async () => ({ ok: true, data: null }),
+    forget: () => {},
+    dismissNotice: () => {},
+  });
+
+  it("'No connection…' under the turn's buttons goes once the phone is connected again (same room version)", async () => {
+    // Heads-up, Ana (dealer/small blind) acts first. Her call timed out while the phone was offline.
+    const snap = snapshot(started(['Ana', 'Ben']));
+    const { rerender } = render(
+      <MemoryRouter>
+        <HomeView api={api(snap, 'ana', 'offline')} />
+      </MemoryRouter>,
+    );
+    const call = await screen.findByRole('button', { name: 'Call $1.00' });
+    await act(async () => fireEvent.click(call));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    // Connected again; the resume brings the same room (the call never reached the server).
+    await act(async () =>
+      rerender(
+        <MemoryRouter>
+          <HomeView api={api(snap, 'ana', 'online')} />
+        </MemoryRouter>,
+      ),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Call $1.00' })).toHaveProperty('disabled', false);
+  });
+
+  it("'No connection…' under the lobby's Start Game goes once the phone is connected again", async () => {
+    const snap = snapshot(lobby(['Ana', 'Ben']));
+    const { rerender } = render(
+      <MemoryRouter>
+        <HomeView api={api(snap, 'ana', 'offline')} />
+      </MemoryRouter>,
+    );
+    const start = await screen.findByRole('button', { name: 'Start Game' });
+    await act(async () => fireEvent.click(start));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    await act(async () =>
+      rerender(
+        <MemoryRouter>
+          <HomeView api={api(snap, 'ana', 'online')} />
+        </MemoryRouter>,
+      ),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

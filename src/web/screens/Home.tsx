@@ -51,13 +51,19 @@ export function HomeView({ api }: { api: RoomApi }) {
     if (seated && params.has('join')) setParams({}, { replace: true });
   }, [seated, params, setParams]);
 
+  const online = api.connection === 'online';
   let screen: React.ReactNode;
   if (snapshot) {
     const status = snapshot.room.status;
     if (status === 'PLAYING')
-      screen = <Table snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} />;
+      screen = (
+        <Table snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} online={online} />
+      );
     else if (status === 'ENDED') screen = <GameOver room={snapshot.room} me={playerId} onHome={api.forget} />;
-    else screen = <Lobby snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} />;
+    else
+      screen = (
+        <Lobby snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} online={online} />
+      );
   } else if (api.resuming) {
     screen = resumingScreen;
   } else {

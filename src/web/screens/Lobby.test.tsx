@@ -128,6 +128,16 @@ describe('Lobby', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("host: a blind above what the server takes ($100,000,000) is refused in the dialog, not sent ('Invalid request')", async () => {
+    const { send } = show('ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
+    fireEvent.change(within(dialog).getByLabelText('Big Blind'), { target: { value: '100000000.01' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' })));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Invalid dollar amount: 100000000.01');
+    expect(send).not.toHaveBeenCalled();
+  });
+
   it('non-host: no host controls, waits for the host, and can leave', async () => {
     const { onLeave } = show('ben');
     expect(screen.getByText('Waiting for host to start the game')).toBeTruthy();

@@ -19,12 +19,14 @@ export interface LobbyProps {
   onLeave: () => Promise<Ack<unknown>>;
   /** Origin used to build the join link; the page's own by default. */
   origin?: string;
+  /** Whether the socket is connected (a 'No connection…' error goes when it is again). */
+  online?: boolean;
 }
 
 type Open = { kind: 'none' } | { kind: 'settings' } | { kind: 'close' } | { kind: 'remove'; player: Player };
 
 /** The lobby: share the code, see who is in, and (host) approve, remove, set blinds and start. */
-export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
+export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: LobbyProps) {
   const { room, presence } = snapshot;
   const isHost = me === room.hostId;
   const approved = approvedPlayers(room);
@@ -32,8 +34,8 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
   const mine = me ? room.players[me] : undefined;
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = () => setOpen({ kind: 'none' });
-  const action = useAction();
-  const start = useAction();
+  const action = useAction(online);
+  const start = useAction(online);
   const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
   // A start the server could not carry out is the spec's 'Failed to start game. Please try again.';
   // its refusals (too few players) and 'No connection…' say more, so they stay.
@@ -78,7 +80,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin }: LobbyProps) {
       {isHost && pending.length > 0 ? (
         <section className="card pending-card" aria-labelledby="pending-title">
           <h2 id="pending-title">{t.waitingApproval}</h2>
-          <PendingList players={pending} presence={presence} send={send} />
+          <PendingList players={pending} presence={presence} send={send} online={online} />
         </section>
       ) : null}
 
@@ -204,14 +206,16 @@ export function PendingList({
   players,
   presence,
   send,
+  online = true,
 }: {
   players: Player[];
   presence: Record<string, boolean>;
   send: (command: Command) => Promise<Ack<unknown>>;
+  online?: boolean;
 }) {
   // One decision at a time: a double tap on Deny would otherwise send a second removal, which the
   // server refuses ('Selected player not found') although the first one worked.
-  const { pending, error, run } = useAction();
+  const { pending, error, run } = useAction(online);
   return (
     <>
       <ul className="player-list">

@@ -54,3 +54,16 @@ describe('Rebuy modal: a rebuy whose answer was lost', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 });
+
+describe('Rebuy modal: amounts', () => {
+  it("an amount above what the server takes ($100,000,000) reads 'Please enter a valid positive amount', not 'Invalid request'", async () => {
+    const send = vi.fn(async (_c: Command) => ({ ok: false, error: 'Invalid request' }) as Ack<null>);
+    render(<RebuyModal room={afterShowdown()} send={send} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    fireEvent.change(within(dialog).getByLabelText('Player'), { target: { value: 'cal' } });
+    fireEvent.change(within(dialog).getByLabelText('Rebuy Amount'), { target: { value: '100000000.01' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' })));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Please enter a valid positive amount');
+    expect(send).not.toHaveBeenCalled();
+  });
+});

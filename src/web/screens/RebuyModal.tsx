@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Command, Room } from '../../engine/types';
+import { MAX_AMOUNT_CENTS } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
 import { centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
@@ -38,7 +39,8 @@ export function RebuyModal({ room, send, onClose }: Props) {
     if (pending || landed) return;
     if (!room.players[playerId]) return setError(t.errorPlayer);
     const cents = centsOrNull(amount);
-    if (cents === null || cents <= 0) return setError(t.errorAmount);
+    // Above the largest amount a command may carry the server would only say 'Invalid request'.
+    if (cents === null || cents <= 0 || cents > MAX_AMOUNT_CENTS) return setError(t.errorAmount);
     setSent({ from: room.nextEventSeq, playerId, amount: cents });
     if (await run(() => send({ type: 'rebuy', playerId, amount: cents }))) onClose();
   };

@@ -76,6 +76,18 @@ describe('Start a Game form', () => {
     expect(screen.getByRole('alert').textContent).toBe('Failed to create room. Please try again.');
     expect(screen.getByRole('button', { name: 'Create Room' })).toBeTruthy();
   });
+
+  it("a create the server failed to carry out reads 'Failed to create room. Please try again.'", async () => {
+    render(
+      <CreateRoomModal
+        onClose={() => {}}
+        onCreate={async () => ({ ok: false, error: 'Something went wrong' })}
+      />,
+    );
+    type('Your Name', 'Ana');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Room' })));
+    expect(screen.getByRole('alert').textContent).toBe('Failed to create room. Please try again.');
+  });
 });
 
 describe('Join a Game form', () => {
@@ -130,5 +142,18 @@ describe('Join a Game form', () => {
       resolve({ ok: false, error: 'Name already taken. Please choose a different name.' }),
     );
     expect(screen.getByRole('alert').textContent).toBe('Name already taken. Please choose a different name.');
+  });
+
+  it("a join the server failed to carry out reads 'Failed to join room. Please try again.'", async () => {
+    render(
+      <JoinRoomModal
+        initialCode="XY12Z"
+        onClose={() => {}}
+        onJoin={async () => ({ ok: false, error: 'Something went wrong' })}
+      />,
+    );
+    type('Your Name', 'Ben');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Join Room' })));
+    expect(screen.getByRole('alert').textContent).toBe('Failed to join room. Please try again.');
   });
 });

@@ -6,7 +6,7 @@ import {
   STARTING_CHIPS_MAX_DOLLARS,
   STARTING_CHIPS_MIN_DOLLARS,
 } from '../../shared/limits';
-import type { Ack } from '../../shared/protocol';
+import { type Ack, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { acceptDollarTyping, centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
@@ -66,6 +66,15 @@ function PlayerFields({
   );
 }
 
+/**
+ * A create or join the server failed to carry out ('Something went wrong', a store error) reads as the
+ * form's own failure text (the spec's for a create); refusals that name a reason stay as they are.
+ */
+async function orFailed(request: Promise<Ack<unknown>>, failed: string): Promise<Ack<unknown>> {
+  const res = await request;
+  return !res.ok && res.error === SOMETHING_WENT_WRONG ? { ok: false, error: failed } : res;
+}
+
 interface CreateProps {
   onClose: () => void;
   onCreate: (name: string, startingChips: number) => Promise<Ack<unknown>>;
@@ -86,7 +95,7 @@ export function CreateRoomModal({ onClose, onCreate }: CreateProps) {
       setError(t.errorName);
       return;
     }
-    void run(() => onCreate(trimmed, chips.cents as number), t.errorFailed);
+    void run(() => orFailed(onCreate(trimmed, chips.cents as number), t.errorFailed), t.errorFailed);
   };
 
   return (
@@ -131,7 +140,7 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
       setError(notices.not_found);
       return;
     }
-    void run(() => onJoin(code, trimmed, chips.cents as number), t.errorFailed);
+    void run(() => orFailed(onJoin(code, trimmed, chips.cents as number), t.errorFailed), t.errorFailed);
   };
 
   return (

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { dollarsToCents } from '../../engine';
 import type { Command, Settings } from '../../engine/types';
-import { BLIND_MIN_DOLLARS } from '../../shared/limits';
+import { BLIND_MIN_DOLLARS, MAX_AMOUNT_CENTS } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
 import { Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
@@ -37,6 +37,9 @@ export function SettingsModal({ settings, send, onClose }: Props) {
       setError(err instanceof Error ? err.message : t.errorMissing);
       return;
     }
+    // Above the largest amount a command may carry the server would only say 'Invalid request'.
+    const tooLarge = smallBlind > MAX_AMOUNT_CENTS ? small : bigBlind > MAX_AMOUNT_CENTS ? big : null;
+    if (tooLarge !== null) return setError(t.errorInvalid(tooLarge.trim()));
     if (await run(() => send({ type: 'updateSettings', smallBlind, bigBlind }))) onClose();
   };
 

@@ -30,6 +30,8 @@ export interface TableProps {
   me: string | null;
   send: (command: Command) => Promise<Ack<unknown>>;
   onLeave: () => Promise<Ack<unknown>>;
+  /** Whether the socket is connected (a 'No connection…' error goes when it is again). */
+  online?: boolean;
 }
 
 type Open = 'none' | 'raise' | 'winner' | 'rebuy' | 'end' | 'leave';
@@ -76,7 +78,7 @@ function useFoldWinAnimation(room: Room) {
 }
 
 /** The game table (status PLAYING). */
-export function Table({ snapshot, me, send, onLeave }: TableProps) {
+export function Table({ snapshot, me, send, onLeave, online = true }: TableProps) {
   const { room, presence } = snapshot;
   const gs = room.gameState;
   const isHost = me === room.hostId;
@@ -99,8 +101,8 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
   // The spec lets the host remove a player at any time (section 4): at the table too, so a player who
   // walked away on their turn does not hold the hand up (the engine folds them and passes the turn).
   const [removing, setRemoving] = useState<Player | null>(null);
-  const act = useAction();
-  const host = useAction();
+  const act = useAction(online);
+  const host = useAction(online);
   // The dock's error belongs to the room as it was when the button was pressed. Once the room has
   // moved on (the command went through after all, or the moment passed), it no longer says anything
   // true, so it is not shown: a stale 'No connection…' must not sit under the next turn.
@@ -210,7 +212,7 @@ export function Table({ snapshot, me, send, onLeave }: TableProps) {
       {isHost && pending.length > 0 ? (
         <section className="card pending-card" aria-labelledby="table-pending-title">
           <h2 id="table-pending-title">{t.pendingTitle}</h2>
-          <PendingList players={pending} presence={presence} send={send} />
+          <PendingList players={pending} presence={presence} send={send} online={online} />
         </section>
       ) : null}
       {mine && !mine.isApproved ? <p className="muted center">{t.notSeated}</p> : null}
