@@ -1,0 +1,141 @@
+/**
+ * One-handed use on a small phone (360×640): two players with the longest names the app takes (20
+ * wide characters, told apart only by their last one). The screen must never scroll sideways, the
+ * turn's buttons must be reachable (on screen, at least 44 px tall), and every name must be readable
+ * where the host picks the winner.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ChiplessServer,
+  ensureWebBuild,
+  expectText,
+  expectVisible,
+  launchChromium,
+  openPhone,
+  type Phone,
+  startChipless,
+} from './browser';
+
+const SMALL_PHONE = { width: 360, height: 640 };
+const HOST = 'WWWWWWWWWWWWWWWWWWW1';
+const GUEST = 'WWWWWWWWWWWWWWWWWWW2';
+
+let server: ChiplessServer | undefined;
+let browser: Browser | undefined;
+const phones: Phone[] = [];
+
+beforeAll(async () => {
+  ensureWebBuild();
+  server = await startChipless();
+  browser = await launchChromium();
+  for (const name of [HOST, GUEST]) {
+    const phone = await openPhone(browser, name, server.url);
+    await phone.page.setViewportSize(SMALL_PHONE);
+    phones.push(phone);
+  }
+});
+
+afterAll(async () => {
+  const errors = phones.flatMap((p) => p.errors);
+  try {
+    await browser?.close();
+  } finally {
+    await server?.stop();
+  }
+  expect(errors).toEqual([]);
+});
+
+const button = (scope: Page | Locator, name: string | RegExp) =>
+  scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
+
+/** How far the page reaches past the viewport's right edge (0: it does not scroll sideways). */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function enter(page: Page, form: 'Start a Game' | 'Join with Code', name: string, code = '') {
+  await page.goto('/');
+  await button(page, form).click();
+  const dialog = page.getByRole('dialog');
+  if (code) await dialog.getByLabel('Room Code').fill(code);
+  await dialog.getByLabel('Your Name').fill(name);
+  await button(dialog, form === 'Start a Game' ? 'Create Room' : 'Join Room').click();
+  await expectVisible(page.getByRole('heading', { name: 'Game Lobby' }));
+}
+
+/** Whether the element's box lies within the viewport's width and its text is not cut. */
+const fitsAcross = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((els) =>
+    els.every((el) => {
+      const box = el.getBoundingClientRect();
+      return (
+        box.left >= 0 && box.right <= document.documentElement.clientWidth && el.scrollWidth <= el.clientWidth
+      );
+    }),
+  );
+
+/** The buttons are on screen (not below the fold) and at least 44 px tall. */
+async function expectReachable(page: Page, labels: string[]) {
+  const turn = page.getByRole('region', { name: 'Your Turn' });
+  await expectVisible(turn);
+  for (const label of labels) {
+    const box = await button(turn, label).boundingBox();
+    expect(box, label).not.toBeNull();
+    expect(box!.height, label).toBeGreaterThanOrEqual(44);
+    expect(box!.y + box!.height, label).toBeLessThanOrEqual(SMALL_PHONE.height);
+  }
+}
+
+describe('a small phone, the longest names', () => {
+  it('nothing scrolls sideways, turns are reachable, the winner dialog and the settlements show whole names', async () => {
+    const [host, guest] = phones as [Phone, Phone];
+    await enter(host.page, 'Start a Game', HOST);
+    const code = ((await host.page.locator('.room-code').textContent()) ?? '').trim();
+    await enter(guest.page, 'Join with Code', GUEST, code);
+    await button(host.page, `Approve ${GUEST}`).click();
+    await button(host.page, 'Start Game').click();
+
+    // Hand 1: heads-up the host (dealer, small blind) acts first; the guest reads "{host}'s Turn".
+    await expectReachable(host.page, ['Fold', 'Call $1.00', 'Raise']);
+    await expectText(guest.page.locator('.waiting-line'), `${HOST}'s Turn Waiting for their action...`);
+    for (const phone of phones) expect(await sidewaysOverflow(phone.page), phone.name).toBe(0);
+
+    // The host folds: "{guest} wins!" plays on every phone, within the screen. Guest $51, host $49.
+    await button(host.page, 'Fold').click();
+    for (const phone of phones) {
+      await expectVisible(phone.page.locator('.win-overlay'));
+      expect(await fitsAcross(phone.page, '.win-card, .win-title'), phone.name).toBe(true);
+    }
+
+    // Hand 2: the guest deals and goes all-in ($49.00, capped by the host's stack); the host calls.
+    await button(host.page, 'New Hand').click();
+    await button(guest.page.getByRole('region', { name: 'Your Turn' }), 'Raise').click();
+    const raise = guest.page.getByRole('dialog', { name: 'Raise' });
+    await button(raise, /^All-In/).click();
+    await button(raise, 'Confirm Raise').click();
+    await expectReachable(host.page, ['Fold', 'Call $47.00']);
+    await button(host.page, 'Call $47.00').click();
+
+    // The host declares the winner among two names that differ in the last letter.
+    await button(host.page, 'Declare Winner').click();
+    const winner = host.page.getByRole('dialog', { name: 'Declare Winner' });
+    await expectVisible(winner);
+    expect(await fitsAcross(host.page, '.choice, .choice > span')).toBe(true);
+    await winner.getByRole('checkbox', { name: GUEST }).check();
+    await button(winner, 'Award Pot').click();
+
+    // Game over: who pays whom, with the amount on screen.
+    await button(host.page, 'End Game').click();
+    await button(
+      host.page.getByRole('dialog', { name: 'End Game' }),
+      'End Game & Auto-Settle Payouts',
+    ).click();
+    for (const phone of phones) {
+      await expectText(phone.page.locator('.settlements li'), `${HOST} owes ${GUEST} $50.00`);
+      expect(await fitsAcross(phone.page, '.game-over-head h1, .settlements li, .settlements .amount')).toBe(
+        true,
+      );
+      expect(await sidewaysOverflow(phone.page), phone.name).toBe(0);
+    }
+  });
+});
