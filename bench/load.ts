@@ -297,6 +297,7 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
       // (meant for people guessing room codes) would refuse all but the first few hundred joins.
       SKIP_WEB_BUILD: 'true',
       JOIN_RATE_PER_MIN: '1000000',
+      JOIN_RATE_PER_IP_PER_MIN: '1000000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -45,6 +45,7 @@ const envSchema = z.object({
   COMMAND_RATE_PER_SEC: int(20, 1),
   COMMAND_BURST: int(40, 1),
   JOIN_RATE_PER_MIN: int(10, 1),
+  JOIN_RATE_PER_IP_PER_MIN: int(60, 1),
   FAILED_LOOKUP_RATE_PER_MIN: int(20, 1),
   SKIP_WEB_BUILD: z
     .enum(['true', 'false', '1', '0', ''])
@@ -85,8 +86,14 @@ export interface Config {
   trustProxy: boolean;
   commandRatePerSec: number;
   commandBurst: number;
-  /** Join and create attempts per minute, per connection and per IP. */
+  /** Join and create attempts per minute and connection. */
   joinRatePerMin: number;
+  /**
+   * Join and create attempts per minute and IP. Higher than per connection: a whole table (up to ten
+   * phones, a rejoin or a mistyped code among them) shares one home Wi-Fi's public address. Probing
+   * codes through joins that find no room also costs failed-lookup tokens.
+   */
+  joinRatePerIpPerMin: number;
   /**
    * `resume`s and commands per minute and IP that find no room or a room the sender is not in (what
    * would tell a prober which room codes exist). Members' own lookups cost nothing.
@@ -137,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commandRatePerSec: e.COMMAND_RATE_PER_SEC,
     commandBurst: e.COMMAND_BURST,
     joinRatePerMin: e.JOIN_RATE_PER_MIN,
+    joinRatePerIpPerMin: e.JOIN_RATE_PER_IP_PER_MIN,
     failedLookupRatePerMin: e.FAILED_LOOKUP_RATE_PER_MIN,
     skipWebBuild: e.SKIP_WEB_BUILD,
     roomThread: e.ROOM_THREAD,

@@ -57,7 +57,7 @@ describe('connections', () => {
   });
 
   it('a forged left-most X-Forwarded-For entry does not escape the per-IP join limit', async () => {
-    const server = await serverWith({ TRUST_PROXY: 'true', JOIN_RATE_PER_MIN: '3' });
+    const server = await serverWith({ TRUST_PROXY: 'true', JOIN_RATE_PER_IP_PER_MIN: '3' });
     const sockets: Array<Awaited<ReturnType<typeof connectVia>>> = [];
     const create = async (forwardedFor: string) => {
       // A new connection each time: its own per-connection bucket is full, only the IP's can refuse.

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVALID_REQUEST } from '../shared/protocol';
+import { loadConfig } from './config';
 import { JOIN_ROOM_NOT_FOUND, NOT_IN_ROOM } from './socket-gateway';
 import { okData, sleep, startServer, TestClient, type TestServer } from './test-helpers';
 
@@ -380,7 +381,7 @@ describe('rate limits', () => {
 
   it('join attempts are limited per IP across connections', async () => {
     await server.close();
-    server = await startServer({ env: { JOIN_RATE_PER_MIN: '3' } });
+    server = await startServer({ env: { JOIN_RATE_PER_IP_PER_MIN: '3' } });
     const errors = [];
     for (let i = 0; i < 5; i++) {
       const c = await connect();
@@ -391,6 +392,54 @@ describe('rate limits', () => {
       'Too many requests. Please wait a moment.',
       'Too many requests. Please wait a moment.',
     ]);
+  });
+
+  it('a whole table behind one home Wi-Fi joins under the default limits, a mistyped code among them (regression)', async () => {
+    await server.close();
+    const defaults = loadConfig({});
+    server = await startServer({
+      env: {
+        JOIN_RATE_PER_MIN: String(defaults.joinRatePerMin),
+        JOIN_RATE_PER_IP_PER_MIN: String(defaults.joinRatePerIpPerMin),
+        FAILED_LOOKUP_RATE_PER_MIN: String(defaults.failedLookupRatePerMin),
+      },
+    });
+    // Every phone connects from 127.0.0.1, as a table on one Wi-Fi reaches the server from one address.
+    const host = await connect();
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    const typo = await connect();
+    const wrong = code === 'ZZZZZ' ? 'YYYYY' : 'ZZZZZ';
+    expect(await typo.joinRoom(wrong, 'Gus', 5000)).toEqual({ ok: false, error: JOIN_ROOM_NOT_FOUND });
+    const results = [];
+    for (let i = 0; i < 9; i++) {
+      const guest = i === 0 ? typo : await connect();
+      const r = await guest.joinRoom(code, `Guest ${i}`, 5000);
+      results.push(r.ok ? 'ok' : r.error);
+    }
+    expect(results).toEqual(Array(9).fill('ok'));
+  });
+
+  it("joins that find no room cost the IP failed lookups, and the table's own joins still go through", async () => {
+    await server.close();
+    server = await startServer({ env: { FAILED_LOOKUP_RATE_PER_MIN: '3' } });
+    const host = await connect();
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    const wrong = code === 'ZZZZZ' ? 'YYYYY' : 'ZZZZZ';
+    const errors = [];
+    for (let i = 0; i < 5; i++) {
+      const prober = await connect();
+      const r = await prober.joinRoom(wrong, 'x', 5000);
+      errors.push(r.ok ? 'ok' : r.error);
+    }
+    expect(errors).toEqual([
+      JOIN_ROOM_NOT_FOUND,
+      JOIN_ROOM_NOT_FOUND,
+      JOIN_ROOM_NOT_FOUND,
+      'Too many requests. Please wait a moment.',
+      'Too many requests. Please wait a moment.',
+    ]);
+    const guest = await connect();
+    expect((await guest.joinRoom(code, 'Gus', 5000)).ok).toBe(true);
   });
 
   it('commands are limited per connection; the connection goes on', async () => {

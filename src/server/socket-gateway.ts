@@ -85,7 +85,7 @@ export interface GatewayDeps {
 /** Wires identity, boundary checks and handlers onto every connection. Returns a stop function. */
 export function attachGateway(deps: GatewayDeps): () => void {
   const { io, rooms, identity, config, logger, now, broadcaster } = deps;
-  const joinsPerIp = new KeyedRateLimiter(config.joinRatePerMin / 60, config.joinRatePerMin);
+  const joinsPerIp = new KeyedRateLimiter(config.joinRatePerIpPerMin / 60, config.joinRatePerIpPerMin);
   const missesPerIp = new KeyedRateLimiter(config.failedLookupRatePerMin / 60, config.failedLookupRatePerMin);
   const sweep = setInterval(() => {
     const t = now();
@@ -164,7 +164,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
   ): Promise<Ack<OutgoingSnapshot>> => {
     const { roomCode } = req;
     const existing = await rooms.load(roomCode);
-    if (!existing) return { ok: false, error: JOIN_ROOM_NOT_FOUND };
+    // A join that finds no room tells a prober as much as a resume would: it costs a failed lookup.
+    if (!existing) return { ok: false, error: takeMiss(socket) ? JOIN_ROOM_NOT_FOUND : TOO_MANY_REQUESTS };
     // Already seated (a reload during the join, a second tab): joining again is resuming.
     if (existing.has(socket.data.playerId)) return subscribe(socket, roomCode);
     const outcome = await run(

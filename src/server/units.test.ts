@@ -136,6 +136,7 @@ describe('config', () => {
       sessionSecret: undefined,
       trustProxy: false,
       joinRatePerMin: 10,
+      joinRatePerIpPerMin: 60,
       failedLookupRatePerMin: 20,
       heapGrowingPercent: 150,
       helperThreadsNice: 10,

@@ -62,6 +62,7 @@ export async function startServerProcess(
       COMMAND_RATE_PER_SEC: env.COMMAND_RATE_PER_SEC ?? '1000',
       COMMAND_BURST: env.COMMAND_BURST ?? '1000',
       JOIN_RATE_PER_MIN: env.JOIN_RATE_PER_MIN ?? '1000',
+      JOIN_RATE_PER_IP_PER_MIN: env.JOIN_RATE_PER_IP_PER_MIN ?? '1000',
       FAILED_LOOKUP_RATE_PER_MIN: env.FAILED_LOOKUP_RATE_PER_MIN ?? '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
