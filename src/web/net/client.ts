@@ -40,11 +40,26 @@ const ACK_TIMEOUT_MS = 10_000;
 export const NO_CONNECTION_ERROR = common.noConnection;
 const NO_CONNECTION: Ack<never> = { ok: false, error: NO_CONNECTION_ERROR };
 
-export const connectRoomClient: RoomClientFactory = (events) => {
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({
+/** Where and how a room client connects (tests give a server's URL and a short timeout). */
+export interface RoomClientOptions {
+  /** The server's origin; the page's own by default. */
+  url?: string;
+  /** How long an acknowledgement may take (default ACK_TIMEOUT_MS). */
+  ackTimeoutMs?: number;
+}
+
+/** The room client of this page: the server that served it. */
+export const connectRoomClient: RoomClientFactory = (events) => createRoomClient(events);
+
+/** A room client on `options.url` (the page's origin by default). */
+export function createRoomClient(events: RoomClientEvents, options: RoomClientOptions = {}): RoomClient {
+  const ackTimeoutMs = options.ackTimeoutMs ?? ACK_TIMEOUT_MS;
+  const socketOptions = {
     // A function, so every reconnection presents the newest token.
-    auth: (cb) => cb({ token: storage.credentials()?.token }),
-  });
+    auth: (cb: (data: object) => void) => cb({ token: storage.credentials()?.token }),
+  };
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> =
+    options.url === undefined ? io(socketOptions) : io(options.url, socketOptions);
 
   socket.on('connect', () => events.connection(true));
   socket.on('disconnect', () => events.connection(false));
@@ -60,29 +75,37 @@ export const connectRoomClient: RoomClientFactory = (events) => {
 
   const withTimeout = <T>(send: (ack: (err: Error | null, res: Ack<T>) => void) => void) =>
     new Promise<Ack<T>>((resolve) => {
-      send((err, res) => resolve(err ? NO_CONNECTION : res));
+      send((err, res) => {
+        if (!err) return resolve(res);
+        // No answer in time on a socket that still says it is connected: the connection is most likely
+        // dead without knowing it (a phone that left the Wi-Fi, a NAT that dropped it), which Socket.IO's
+        // heartbeat notices only after ~45 s, with every tap failing meanwhile. Closing the transport
+        // reconnects now (and the app resumes the room); on a live one it costs a reconnection.
+        if (socket.connected) socket.io.engine?.close();
+        resolve(NO_CONNECTION);
+      });
     });
 
   return {
     createRoom: (name, startingChips) =>
       withTimeout((ack) =>
-        socket.timeout(ACK_TIMEOUT_MS).emit('createRoom', { commandId: newId(), name, startingChips }, ack),
+        socket.timeout(ackTimeoutMs).emit('createRoom', { commandId: newId(), name, startingChips }, ack),
       ),
     joinRoom: (roomCode, name, startingChips) =>
       withTimeout((ack) =>
         socket
-          .timeout(ACK_TIMEOUT_MS)
+          .timeout(ackTimeoutMs)
           .emit('joinRoom', { commandId: newId(), roomCode, name, startingChips }, ack),
       ),
     resume: (roomCode) =>
-      withTimeout((ack) => socket.timeout(ACK_TIMEOUT_MS).emit('resume', { roomCode }, ack)),
+      withTimeout((ack) => socket.timeout(ackTimeoutMs).emit('resume', { roomCode }, ack)),
     command: (roomCode, command) =>
       withTimeout((ack) =>
-        socket.timeout(ACK_TIMEOUT_MS).emit('command', { commandId: newId(), roomCode, command }, ack),
+        socket.timeout(ackTimeoutMs).emit('command', { commandId: newId(), roomCode, command }, ack),
       ),
     close: () => {
       socket.removeAllListeners();
       socket.disconnect();
     },
   };
-};
+}
