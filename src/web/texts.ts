@@ -31,7 +31,7 @@ export const landing = {
   tagline: 'Play poker without chips',
   start: 'Start a Game',
   join: 'Join with Code',
-  handsDealt: (count: string) => `${count} hands dealt`,
+  handsDealt: (count: string) => `${count} ${count === '1' ? 'hand' : 'hands'} dealt`,
   support: 'Support Chipless',
   info: 'How to play, FAQ and contact',
   about: 'About',

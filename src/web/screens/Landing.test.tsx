@@ -42,6 +42,12 @@ describe('Landing', () => {
     expect(screen.queryByRole('link', { name: 'Support Chipless' })).toBeNull();
   });
 
+  it('one hand dealt is "1 hand dealt" (a new server\'s first hand)', async () => {
+    stubApi({ totalHandsDealt: 1 }, null);
+    await act(async () => show());
+    expect(screen.getByText('1 hand dealt')).toBeTruthy();
+  });
+
   it('shows the real count, the support link and the contact e-mail once loaded', async () => {
     stubApi(
       { totalHandsDealt: 1234567 },
