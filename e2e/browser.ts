@@ -4,7 +4,7 @@
  * screenshots, and small polling assertions (playwright-core has no auto-retrying `expect`).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,101 +61,171 @@ export interface ChiplessServer {
   url: string;
   port: number;
   dataDir: string;
-  /** Everything the process printed (JSON log lines, errors), for failure messages. */
+  /** Everything the processes printed (JSON log lines, errors), across restarts, for failure messages. */
   output(): string;
   /** SIGTERM to the whole process group (npm, sh, node), SIGKILL after 10 s; removes the data dir. */
   stop(): Promise<void>;
+  /** A crash: SIGKILL to the whole process group, no graceful shutdown; the data dir stays. */
+  kill(): Promise<void>;
+  /** `npm start` again on the same port and DATA_DIR; resolves once GET /healthz answers 200. */
+  restart(timeoutMs?: number): Promise<void>;
+}
+
+/** One `npm start` process group. */
+interface ServerProcess {
+  /** Whether it exited (the direct child, npm). */
+  exited(): boolean;
+  /** Signals the whole group, waits until none of it is left; SIGTERM is followed by SIGKILL after 10 s. */
+  end(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whether process group `pgid` has a member that is not a zombie. The killed server's processes are
+ * orphans, and the init of a container may reap them late (here ~1.5 s after SIGKILL); as zombies they
+ * hold no port and no file, so they do not count. Without /proc, any member counts.
+ */
+function groupRunning(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return true;
+  }
+  return pids.some((pid) => {
+    try {
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(pgrp) === pgid && state !== 'Z';
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
 /**
  * Starts `npm start` exactly as a user would, with PORT=0 (the server picks a free port and logs
  * it), HOST=127.0.0.1 and a fresh temporary DATA_DIR; resolves once GET /healthz answers 200.
+ * `kill()` and `restart()` crash it and start it again on the same port and data dir.
  */
 export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chipless-e2e-'));
-  const child: ChildProcess = spawn('npm', ['start', '--silent'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      CONTACT_EMAIL: 'hello@chipless.test',
-      // The rate limits stay at their defaults: this is a real poker night.
-    },
-    // Its own process group, so stop() reaches the node behind npm.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let out = '';
-  let exited: number | null | undefined;
-  child.stdout?.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child.stderr?.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  const exitedPromise = new Promise<void>((resolve) => {
-    child.once('exit', (code) => {
-      exited = code;
-      resolve();
-    });
-  });
+  let current: ServerProcess | undefined;
 
-  /** Whether any process of the server's group (npm, sh, node) is still alive. */
-  const groupAlive = () => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 0);
-      return child.pid !== undefined;
-    } catch {
-      return false;
-    }
-  };
-  const stop = async () => {
-    if (child.pid !== undefined && groupAlive()) {
+  /** Spawns `npm start` on `port` (0: any free one) and resolves with the port once /healthz answers. */
+  const launch = async (port: number, timeout: number): Promise<number> => {
+    const from = out.length;
+    const child: ChildProcess = spawn('npm', ['start', '--silent'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        CONTACT_EMAIL: 'hello@chipless.test',
+        // The rate limits stay at their defaults: this is a real poker night.
+      },
+      // Its own process group, so a signal reaches the node behind npm.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let exited: number | null | undefined;
+    child.stdout?.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    child.stderr?.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    const exitedPromise = new Promise<void>((resolve) => {
+      child.once('exit', (code) => {
+        exited = code;
+        resolve();
+      });
+    });
+    /** Whether any process of the server's group (npm, sh, node) is still alive. */
+    const groupAlive = () => child.pid !== undefined && groupRunning(child.pid);
+    const signal = (sig: NodeJS.Signals) => {
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        if (child.pid !== undefined) process.kill(-child.pid, sig);
       } catch {
         // already gone
       }
-      // A graceful shutdown drains and closes the store; give it 10 s, then SIGKILL the group.
-      const deadline = Date.now() + 10_000;
-      while (groupAlive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      if (groupAlive()) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
+    };
+    const proc: ServerProcess = {
+      exited: () => exited !== undefined,
+      end: async (sig) => {
+        if (child.pid === undefined) return;
+        if (groupAlive()) {
+          signal(sig);
+          // A graceful shutdown drains and closes the store; give it 10 s, then SIGKILL the group.
+          let deadline = Date.now() + 10_000;
+          while (groupAlive() && Date.now() < deadline) await pause(sig === 'SIGKILL' ? 20 : 100);
+          if (groupAlive()) {
+            signal('SIGKILL');
+            deadline = Date.now() + 10_000;
+            while (groupAlive() && Date.now() < deadline) await pause(100);
+          }
         }
-      }
-      if (exited === undefined) await exitedPromise;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+        if (exited === undefined) await exitedPromise;
+      },
+    };
+    current = proc;
 
-  try {
-    const deadline = Date.now() + timeoutMs;
-    let port = 0;
-    while (!port) {
-      if (exited !== undefined) throw new Error(`npm start exited with ${exited}:\n${out}`);
-      if (Date.now() > deadline) throw new Error(`npm start did not report its port in time:\n${out}`);
-      const match = /"msg":"Chipless is listening"/.test(out) ? /"port":(\d+)/.exec(out) : null;
-      if (match) port = Number(match[1]);
-      else await new Promise((r) => setTimeout(r, 100));
+    const deadline = Date.now() + timeout;
+    let listening = 0;
+    while (!listening) {
+      const mine = out.slice(from);
+      if (exited !== undefined) throw new Error(`npm start exited with ${exited}:\n${mine}`);
+      if (Date.now() > deadline) throw new Error(`npm start did not report its port in time:\n${mine}`);
+      const match = /"msg":"Chipless is listening"/.test(mine) ? /"port":(\d+)/.exec(mine) : null;
+      if (match) listening = Number(match[1]);
+      else await pause(100);
     }
-    const url = `http://127.0.0.1:${port}`;
     for (;;) {
       try {
-        const res = await fetch(`${url}/healthz`);
+        const res = await fetch(`http://127.0.0.1:${listening}/healthz`);
         if (res.ok) break;
       } catch {
         // not yet
       }
-      if (Date.now() > deadline) throw new Error(`/healthz did not answer in time:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
+      if (Date.now() > deadline) throw new Error(`/healthz did not answer in time:\n${out.slice(from)}`);
+      await pause(100);
     }
-    return { url, port, dataDir, output: () => out, stop };
+    return listening;
+  };
+
+  const stop = async () => {
+    await current?.end('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const port = await launch(0, timeoutMs);
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      dataDir,
+      output: () => out,
+      stop,
+      kill: async () => {
+        await current?.end('SIGKILL');
+        out += '\n--- killed (SIGKILL to the process group) ---\n';
+      },
+      restart: async (timeout = timeoutMs) => {
+        if (current && !current.exited()) throw new Error('restart(): the server is still running');
+        out += '--- npm start again, same port and DATA_DIR ---\n';
+        await launch(port, timeout);
+      },
+    };
   } catch (err) {
     await stop();
     throw err;
