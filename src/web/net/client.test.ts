@@ -54,7 +54,8 @@ describe('room client', () => {
     const res = await client.command('ABCDE', { type: 'startGame' });
     expect(res).toEqual({ ok: false, error: NO_CONNECTION_ERROR });
     // Without the forced close, Socket.IO would keep the silent connection until its heartbeat gave up.
-    await waitFor(() => connections.length === 2);
+    // The server sees the new connection before the client hears it is connected.
+    await waitFor(() => connections.length === 2 && seen.length === 3);
     expect(seen).toEqual([true, false, true]);
   });
 
