@@ -59,6 +59,39 @@ describe('idle room cleanup', () => {
     expect(okData(await watched.host.resume(watched.code)).version).toBe(1);
   });
 
+  it('a finished game whose phones went back home (a leave, which changes nothing once ended) is cleaned up though they stay connected', async () => {
+    let t = 1_900_000_000_000;
+    server = await startServer({
+      now: () => t,
+      env: { ROOM_IDLE_MS: '600000', CLEANUP_INTERVAL_MS: '3600000' },
+    });
+    const { host, code } = await hostRoom(server);
+    const guest = await TestClient.connect(server.url);
+    clients.push(guest);
+    okData(await guest.joinRoom(code, 'Gus', 5000));
+    await host.must(code, { type: 'approve', playerId: guest.playerId });
+    await host.must(code, { type: 'startGame' });
+    const ended = await host.must(code, { type: 'endGame' });
+    // Still on the results: the room stays while someone looks at it.
+    t += 11 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 1, deleted: 0 });
+    // "Back to Home" on both phones; the phones stay open on the home screen.
+    expect(await host.command(code, { type: 'leave' })).toEqual({ ok: true, data: { version: ended } });
+    // The guest, still on the results, sees the host's phone gone from the room.
+    await guest.waitFor(
+      () => guest.snapshots.at(-1)?.presence[host.playerId] === false,
+      5000,
+      'the host shown offline',
+    );
+    t += 1000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 1, deleted: 0 });
+    expect(await guest.command(code, { type: 'leave' })).toEqual({ ok: true, data: { version: ended } });
+    t += 11 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 1 });
+    expect(await server.store.load(code)).toBeNull();
+    expect([host.gone, guest.gone]).toEqual([[], []]);
+  });
+
   it('runs on its own every CLEANUP_INTERVAL_MS (real clock)', async () => {
     server = await startServer({ env: { ROOM_IDLE_MS: '300', CLEANUP_INTERVAL_MS: '100' } });
     const watched = await hostRoom(server);

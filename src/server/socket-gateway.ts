@@ -104,6 +104,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
    */
   const takeMiss = (socket: ChiplessSocket) => missesPerIp.take(socket.data.ip, now());
 
+  /** After a socket of `playerId` left `roomCode`: if none of theirs is left there, everyone sees them offline. */
+  const refreshPresence = (roomCode: string, playerId: string) => {
+    void broadcaster
+      .onlinePlayers(roomCode)
+      .then((online) => (online.has(playerId) ? undefined : rooms.broadcastCurrent(roomCode)))
+      .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
+  };
+
   /**
    * Subscribes the socket to a room it is a member of and returns the snapshot; when that made the
    * player present, everyone else in the room gets the new snapshot too. Inside the room's queue.
@@ -271,7 +279,17 @@ export function attachGateway(deps: GatewayDeps): () => void {
         }
       }
       const outcome = await run(socket, req.roomCode, req.commandId, command);
-      return outcome.ok ? { ok: true, data: { version: outcome.version } } : outcome;
+      if (!outcome.ok) return outcome;
+      // A leave that keeps the player in the room (a game that is over, or the host ending a game by
+      // leaving it) still ends this phone's watch of it: the phone went home. Kept subscribed, a phone
+      // left open on the home screen showed its player online there and kept the finished room from
+      // idle cleanup for as long as the tab stayed open. (A leave that removes the player has already
+      // unsubscribed every socket of theirs through 'gone'.)
+      if (command.type === 'leave' && socket.rooms.has(req.roomCode)) {
+        await socket.leave(req.roomCode);
+        refreshPresence(req.roomCode, socket.data.playerId);
+      }
+      return { ok: true, data: { version: outcome.version } };
     },
   );
 
@@ -296,13 +314,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
   }
   // Once the socket is gone from its rooms: a player with no other socket there shows as offline.
   function onDisconnect(this: ChiplessSocket) {
-    const playerId = this.data.playerId;
-    for (const roomCode of this.data.roomsAtDisconnect ?? []) {
-      void broadcaster
-        .onlinePlayers(roomCode)
-        .then((online) => (online.has(playerId) ? undefined : rooms.broadcastCurrent(roomCode)))
-        .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
-    }
+    for (const roomCode of this.data.roomsAtDisconnect ?? []) refreshPresence(roomCode, this.data.playerId);
   }
 
   io.on('connection', (socket) => {

@@ -181,6 +181,24 @@ describe('useRoom', () => {
     expect(localStorage.getItem('chipless.roomCode')).toBeNull();
   });
 
+  it('back home from a game that is over: home at once, and the server told this phone stopped watching', async () => {
+    const { client, factory, emit } = fakeClient();
+    // The leave's answer never comes (offline): home all the same.
+    client.command.mockReturnValueOnce(new Promise<Ack<{ version: number }>>(() => {}));
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    act(() => result.current.goHome());
+    expect(client.command).toHaveBeenLastCalledWith('ABCDE', { type: 'leave' });
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+    // A late broadcast of the old room does not bring it back.
+    act(() => emit().room(snap));
+    expect(result.current.snapshot).toBeNull();
+  });
+
   it('closes the client on unmount', () => {
     const { client, factory } = fakeClient();
     const { unmount } = renderHook(() => useRoom(factory));

@@ -23,8 +23,11 @@ export interface RoomApi {
   send(command: Command): Promise<Ack<{ version: number }>>;
   /** Sends `leave` and goes back home. */
   leave(): Promise<Ack<unknown>>;
-  /** Goes back home without telling the server (e.g. after the game ended). */
-  forget(): void;
+  /**
+   * Goes back home at once from a game that is over, and tells the server this phone stopped watching
+   * the room (a `leave`, which changes nothing in an ended game) without waiting for the answer.
+   */
+  goHome(): void;
   dismissNotice(): void;
 }
 
@@ -202,6 +205,16 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     return res;
   }, [forget]);
 
+  const goHome = useCallback(() => {
+    const client = clientRef.current;
+    const code = codeRef.current;
+    forget();
+    // Kept watching, a phone left open on the home screen would show its player online in the old room
+    // and keep the finished room from idle cleanup. Its answer changes nothing here; offline, the
+    // server forgets the phone with its connection anyway.
+    if (client && code) void client.command(code, { type: 'leave' });
+  }, [forget]);
+
   const dismissNotice = useCallback(() => setNotice(null), []);
 
   return useMemo(
@@ -215,7 +228,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       joinRoom,
       send,
       leave,
-      forget,
+      goHome,
       dismissNotice,
     }),
     [
@@ -228,7 +241,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       joinRoom,
       send,
       leave,
-      forget,
+      goHome,
       dismissNotice,
     ],
   );

@@ -26,7 +26,7 @@ function Harness({ initial }: { initial: RoomSnapshot | null }) {
     joinRoom: async () => ({ ok: false, error: 'x' }),
     send: async () => ({ ok: false, error: 'x' }),
     leave: async () => ({ ok: true, data: null }),
-    forget: () => setSnap(null),
+    goHome: () => setSnap(null),
     dismissNotice: () => {},
   };
   return <HomeView api={api} />;
@@ -69,7 +69,7 @@ describe('Home: back from a lost connection', () => {
     joinRoom: async () => noConnection,
     send: async () => noConnection,
     leave: async () => ({ ok: true, data: null }),
-    forget: () => {},
+    goHome: () => {},
     dismissNotice: () => {},
   });
 

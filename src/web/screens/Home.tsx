@@ -59,7 +59,7 @@ export function HomeView({ api }: { api: RoomApi }) {
       screen = (
         <Table snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} online={online} />
       );
-    else if (status === 'ENDED') screen = <GameOver room={snapshot.room} me={playerId} onHome={api.forget} />;
+    else if (status === 'ENDED') screen = <GameOver room={snapshot.room} me={playerId} onHome={api.goHome} />;
     else
       screen = (
         <Lobby snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} online={online} />
