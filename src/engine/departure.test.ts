@@ -134,6 +134,28 @@ describe('leaving or being removed mid-hand', () => {
     ]);
   });
 
+  it('ending the game in the hand a player left and came back during: their pot chips go back to the earlier stint, then into final chips', () => {
+    // Pre-flop, everyone in for 2; p1 leaves (2 stay in the pot) and comes back with 5, not in this hand.
+    let room = play(even3(), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    room = run(room, 'p1', { type: 'leave' });
+    expect(room.gameState.departedContributions).toEqual({ p1: 200 });
+    room = run(room, 'p1', { type: 'join', name: 'P1', startingChips: 500 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'p1' });
+    const { room: ended, events } = runWithEvents(room, 'p0', { type: 'endGame' });
+    // The seat's stack stays 5: the 2 returned belong to the stint that left (the property tests'
+    // model read them as the seat's, session 22).
+    expect(events).toEqual([
+      { type: 'betReturned', playerId: 'p0', name: 'P0', amount: 200 },
+      { type: 'betReturned', playerId: 'p2', name: 'P2', amount: 200 },
+      { type: 'betReturned', playerId: 'p1', name: 'P1', amount: 200 },
+      { type: 'gameEnded', endedBy: 'p0' },
+    ]);
+    expect(stacks(ended!)).toEqual({ p0: 10_000, p1: 500, p2: 10_000 });
+    expect(ended!.ledger).toEqual([]);
+    expect(player(ended!, 'p1')).toMatchObject({ finalChips: 10_500, totalInvestment: 10_500, netResult: 0 });
+    expect(player(ended!, 'p0')).toMatchObject({ finalChips: 10_000, netResult: 0 });
+  });
+
   it('a player who left and came back is one person at the end: ranked and settled once (regression)', () => {
     // Hand 1: p0 raises to 10, p1 folds, p2 calls; on the flop p0 bets 5 and p2 folds. p2 leaves down 10.
     let room = play(even3(), ['p0', 'RAISE', 1_000], ['p1', 'FOLD'], ['p2', 'CALL'], 'advance');
