@@ -73,50 +73,34 @@ describe('Home: back from a lost connection', () => {
     dismissNotice: () => {},
   });
 
-  it("'No connection…' under the turn's buttons goes once the phone is connected again (same room version)", async () => {
-    // Heads-up, Ana (dealer/small blind) acts first. Her call timed out while the phone was offline.
-    const snap = snapshot(started(['Ana', 'Ben']));
-    const { rerender } = render(
-      <MemoryRouter>
-        <HomeView api={api(snap, 'ana', 'offline')} />
-      </MemoryRouter>,
-    );
-    const call = await screen.findByRole('button', { name: 'Call $1.00' });
-    await act(async () => fireEvent.click(call));
-    expect(screen.getByRole('alert').textContent).toBe(
-      'No connection right now. Please try again in a moment.',
-    );
-    // Connected again; the resume brings the same room (the call never reached the server).
-    await act(async () =>
-      rerender(
+  // Heads-up, Ana (dealer/small blind) acts first; or the host's start in the lobby. The tap timed out
+  // while the phone was offline; connected again, the resume brings the same room (it never arrived).
+  it.each([
+    ["the turn's buttons", () => snapshot(started(['Ana', 'Ben'])), 'Call $1.00'],
+    ["the lobby's Start Game", () => snapshot(lobby(['Ana', 'Ben'])), 'Start Game'],
+  ])(
+    "'No connection…' under %s goes once the phone is connected again (same room version)",
+    async (_, snapOf, label) => {
+      const snap = snapOf();
+      const { rerender } = render(
         <MemoryRouter>
-          <HomeView api={api(snap, 'ana', 'online')} />
+          <HomeView api={api(snap, 'ana', 'offline')} />
         </MemoryRouter>,
-      ),
-    );
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Call $1.00' })).toHaveProperty('disabled', false);
-  });
-
-  it("'No connection…' under the lobby's Start Game goes once the phone is connected again", async () => {
-    const snap = snapshot(lobby(['Ana', 'Ben']));
-    const { rerender } = render(
-      <MemoryRouter>
-        <HomeView api={api(snap, 'ana', 'offline')} />
-      </MemoryRouter>,
-    );
-    const start = await screen.findByRole('button', { name: 'Start Game' });
-    await act(async () => fireEvent.click(start));
-    expect(screen.getByRole('alert').textContent).toBe(
-      'No connection right now. Please try again in a moment.',
-    );
-    await act(async () =>
-      rerender(
-        <MemoryRouter>
-          <HomeView api={api(snap, 'ana', 'online')} />
-        </MemoryRouter>,
-      ),
-    );
-    expect(screen.queryByRole('alert')).toBeNull();
-  });
+      );
+      const button = await screen.findByRole('button', { name: label });
+      await act(async () => fireEvent.click(button));
+      expect(screen.getByRole('alert').textContent).toBe(
+        'No connection right now. Please try again in a moment.',
+      );
+      await act(async () =>
+        rerender(
+          <MemoryRouter>
+            <HomeView api={api(snap, 'ana', 'online')} />
+          </MemoryRouter>,
+        ),
+      );
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', false);
+    },
+  );
 });
