@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { lobby, snapshot } from '../test/rooms';
+import { lobby, snapshot, step } from '../test/rooms';
 import { Lobby } from './Lobby';
 
 afterEach(cleanup);
@@ -174,5 +174,40 @@ describe('Lobby: decisions on pending players', () => {
     expect(screen.getByRole('button', { name: 'Approve Dee' })).toHaveProperty('disabled', true);
     await act(async () => answer(ok));
     expect(screen.getByRole('button', { name: 'Approve Dee' })).toHaveProperty('disabled', false);
+  });
+});
+
+describe('Lobby: focus when a control goes away', () => {
+  it('host: approving a player (the button goes with the request) leaves focus on the heading, not the page', async () => {
+    const room = lobby(['Ana', 'Ben', 'Cal'], { pending: ['Cal'] });
+    const send = vi.fn(async (_c: Command) => ok);
+    const view = (r: typeof room, version: number) => (
+      <Lobby snapshot={{ ...snapshot(r), version }} me="ana" send={send} onLeave={async () => ok} />
+    );
+    const { rerender } = render(view(room, 1));
+    const approve = screen.getByRole('button', { name: 'Approve Cal' });
+    approve.focus();
+    await act(async () => fireEvent.click(approve));
+    rerender(view(step(room, 'ana', { type: 'approve', playerId: 'cal' }), 2));
+    expect(screen.queryByRole('button', { name: 'Approve Cal' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Game Lobby' }));
+  });
+
+  it('host: removing a player from the confirmation leaves focus on the heading once the row is gone', async () => {
+    const room = lobby(['Ana', 'Ben', 'Cal']);
+    const send = vi.fn(async (_c: Command) => ok);
+    const view = (r: typeof room, version: number) => (
+      <Lobby snapshot={{ ...snapshot(r), version }} me="ana" send={send} onLeave={async () => ok} />
+    );
+    const { rerender } = render(view(room, 1));
+    const remove = screen.getByRole('button', { name: 'Remove Ben' });
+    remove.focus();
+    fireEvent.click(remove);
+    const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' })));
+    // Focus went back to the opener; then the room without Ben arrives.
+    expect(document.activeElement).toBe(remove);
+    rerender(view(step(room, 'ana', { type: 'remove', playerId: 'ben' }), 2));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Game Lobby' }));
   });
 });

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
 import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { useFocusRescue } from '../components/focus';
 import { FormError, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
@@ -36,6 +37,8 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const close = () => setOpen({ kind: 'none' });
   const action = useAction(online);
   const start = useAction(online);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusRescue(heading);
   const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
   // A start the server could not carry out is the spec's 'Failed to start game. Please try again.';
   // its refusals (too few players) and 'No connection…' say more, so they stay.
@@ -52,7 +55,9 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   return (
     <main className="screen lobby">
       <header className="topbar">
-        <h1>{t.title}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {t.title}
+        </h1>
         <div className="topbar-actions">
           {isHost ? (
             <button

@@ -377,3 +377,50 @@ describe('Table: errors of an earlier press', () => {
     expect(screen.getByRole('alert').textContent).toBe('It is not your turn');
   });
 });
+
+describe('Table: screen readers and keyboards', () => {
+  const view = (room: Room, me: string, version: number) => (
+    <Table snapshot={at(room, version)} me={me} send={async () => ok} onLeave={async () => ok} />
+  );
+
+  it('announces the turn change in one live region that stays on the screen, "Your Turn" included', () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const { rerender } = render(view(room, 'ben', 4));
+    const live = screen.getByRole('status');
+    expect(live.textContent).toBe("Ana's TurnWaiting for their action...");
+    // Ana calls: Ben's turn. The same region (present before the change) now says so.
+    const bensTurn = actNow(room, 'CALL');
+    rerender(view(bensTurn, 'ben', 5));
+    expect(screen.getByRole('status')).toBe(live);
+    expect(live.textContent).toBe('Your Turn');
+    expect(screen.getByRole('region', { name: 'Your Turn' })).toBeTruthy();
+    // Ben calls: Cal's turn, in the same region again.
+    rerender(view(actNow(bensTurn, 'CALL'), 'ben', 6));
+    expect(screen.getByRole('status')).toBe(live);
+    expect(live.textContent).toBe("Cal's TurnWaiting for their action...");
+  });
+
+  it('a pressed action button that goes away with the turn leaves focus on the stage heading, not the page', async () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const { rerender } = render(view(room, 'ana', 4));
+    const call = screen.getByRole('button', { name: 'Call $2.00' });
+    call.focus();
+    await act(async () => fireEvent.click(call));
+    rerender(view(actNow(room, 'CALL'), 'ana', 5));
+    expect(screen.queryByRole('region', { name: 'Your Turn' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Pre-Flop' }));
+  });
+
+  it('a dialog whose opener is gone when it closes (Raise after the turn moved on) leaves focus on the stage heading', () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const { rerender } = render(view(room, 'ana', 4));
+    const raise = screen.getByRole('button', { name: 'Raise' });
+    raise.focus();
+    fireEvent.click(raise);
+    expect(document.activeElement).toBe(screen.getByLabelText('Total Bet Amount'));
+    // The turn moves on (a second tab, a timeout): the dialog closes itself along with the Raise button.
+    rerender(view(actNow(room, 'CALL'), 'ana', 5));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Pre-Flop' }));
+  });
+});

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callAmount, formatCents, raiseLimits, STAGE_NAMES } from '../../engine';
 import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { useFocusRescue } from '../components/focus';
 import { FormError, useAction } from '../components/forms';
 import { LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
@@ -120,6 +121,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
   useTurnBuzz(myTurn);
   useWakeLock(true);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusRescue(heading);
 
   // Spec banners by autoAdvancedReason; a showdown reached by playing the river just says what is next.
   const showdownBanner = !undecided
@@ -152,7 +155,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             </button>
           ) : null}
         </div>
-        <h1 className="stage">{STAGE_NAMES[gs.stage]}</h1>
+        <h1 className="stage" ref={heading} tabIndex={-1}>
+          {STAGE_NAMES[gs.stage]}
+        </h1>
         <div className="pot-line">
           <p className="pot">
             <span className="label">{pots.length > 1 ? t.pots(pots.length) : t.pot}</span>
@@ -231,9 +236,17 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
       <div className="dock">
         <FormError message={dockError} />
+        {/* One live region that is always there, so screen readers announce each turn change
+            ("Your Turn", "Bob's Turn"); a region that appears along with its text is often not read. */}
+        <div className="turn-status" role="status">
+          {myTurn && mine ? (
+            <p className="turn-title">{t.yourTurn}</p>
+          ) : (
+            <WaitingLine room={room} isHost={isHost} turnPlayer={turnPlayer} />
+          )}
+        </div>
         {myTurn && mine ? (
           <section className="actions" aria-label={t.yourTurn}>
-            <p className="turn-title">{t.yourTurn}</p>
             <div className="action-row">
               <button
                 type="button"
@@ -262,9 +275,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
               </button>
             </div>
           </section>
-        ) : (
-          <WaitingLine room={room} isHost={isHost} turnPlayer={turnPlayer} />
-        )}
+        ) : null}
 
         {isHost ? (
           <section className="host-controls" aria-label={t.hostControls}>
@@ -448,7 +459,7 @@ function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean
     text = t.toAct;
   }
   return (
-    <div className="waiting-line" role="status">
+    <div className="waiting-line">
       <strong>{title}</strong>
       {text ? <span>{text}</span> : null}
     </div>

@@ -1,0 +1,27 @@
+import { type RefObject, useEffect, useRef } from 'react';
+
+/**
+ * Keeps focus on the screen when a re-render removes the focused control (the turn's buttons after a
+ * tap, an approve button, a dialog whose opener went with the turn): focus goes to `target` (the
+ * screen's heading, tabIndex -1) instead of falling back to the page's start, where a screen reader
+ * or a keyboard would have to find its way back from. Checks after every render of the screen.
+ */
+export function useFocusRescue(target: RefObject<HTMLElement | null>): void {
+  const last = useRef<Element | null>(null);
+  useEffect(() => {
+    const onFocusIn = (e: FocusEvent) => {
+      last.current = e.target instanceof Element ? e.target : null;
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
+  useEffect(() => {
+    const lost = last.current;
+    const active = document.activeElement;
+    if (!lost || lost.isConnected || (active && active !== document.body)) return;
+    last.current = null;
+    // Without scrolling: on a phone the tapped button goes with the turn, and the page must not jump
+    // to its top after every tap.
+    target.current?.focus({ preventScroll: true });
+  });
+}
