@@ -258,6 +258,25 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A phone: its own context (own local storage, so its own player), 360×740, touch. */
+/**
+ * The end of a suite: closes the browser, then stops the server (also when closing failed), and
+ * returns the uncaught exceptions every phone's page threw, which fail the run even when every step
+ * passed.
+ */
+export async function endRun(
+  phones: Phone[],
+  browser: Browser | undefined,
+  server: ChiplessServer | undefined,
+): Promise<string[]> {
+  const errors = phones.flatMap((p) => p.errors);
+  try {
+    await browser?.close();
+  } finally {
+    await server?.stop();
+  }
+  return errors;
+}
+
 export interface Phone {
   name: string;
   context: BrowserContext;

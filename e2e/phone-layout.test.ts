@@ -4,10 +4,11 @@
  * turn's buttons must be reachable (on screen, at least 44 px tall), and every name must be readable
  * where the host picks the winner.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChiplessServer,
+  endRun,
   ensureWebBuild,
   expectText,
   expectVisible,
@@ -16,6 +17,7 @@ import {
   type Phone,
   startChipless,
 } from './browser';
+import { button } from './screen';
 
 const SMALL_PHONE = { width: 360, height: 640 };
 const HOST = 'WWWWWWWWWWWWWWWWWWW1';
@@ -37,17 +39,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const errors = phones.flatMap((p) => p.errors);
-  try {
-    await browser?.close();
-  } finally {
-    await server?.stop();
-  }
-  expect(errors).toEqual([]);
+  expect(await endRun(phones, browser, server)).toEqual([]);
 });
-
-const button = (scope: Page | Locator, name: string | RegExp) =>
-  scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
 
 /** How far the page reaches past the viewport's right edge (0: it does not scroll sideways). */
 const sidewaysOverflow = (page: Page) =>

@@ -22,10 +22,11 @@
  *   "Ann owes Bob $61.85", "Ann owes Cat $8.15".
  */
 import { gzipSync } from 'node:zlib';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ChiplessServer,
+  endRun,
   ensureWebBuild,
   eventually,
   expectContains,
@@ -41,6 +42,7 @@ import {
   squash,
   startChipless,
 } from './browser';
+import { button, dialog, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
 
 let server: ChiplessServer | undefined;
 let browser: Browser | undefined;
@@ -60,36 +62,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const errors = phones.flatMap((p) => p.errors);
-  try {
-    await browser?.close();
-  } finally {
-    await server?.stop();
-  }
-  // Uncaught exceptions in any page fail the run even when every step passed.
-  expect(errors).toEqual([]);
+  expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
 // ---------------------------------------------------------------------------------------------
 // Screen helpers (roles, labels and texts of src/web)
 // ---------------------------------------------------------------------------------------------
-
-const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
-const button = (scope: Page | Locator, name: string | RegExp) =>
-  scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
-
-/** The seat row of a player at the table. */
-const seat = (page: Page, name: string) =>
-  page
-    .getByRole('list', { name: /^Hand #\d+$/ })
-    .getByRole('listitem')
-    .filter({ has: page.locator('.player-name', { hasText: name }) });
-
-const stage = (page: Page) => page.getByRole('heading', { level: 1 });
-const pot = (page: Page) => page.locator('.pot-line .pot');
-const yourTurn = (page: Page) => page.getByRole('region', { name: 'Your Turn' });
-const waitingLine = (page: Page) => page.locator('.waiting-line');
-const hostControls = (page: Page) => page.getByRole('region', { name: 'Host controls' });
 
 /** Whose turn it is, as every seated phone shows it. */
 async function expectTurn(who: Phone, seated: Phone[]) {

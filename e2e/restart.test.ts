@@ -21,10 +21,11 @@
  * sees Ann go (the other phones show her offline), and she gets nothing while offline.
  * Neither reload happens: a mark left on each page's `window` is still there at the end of each step.
  */
-import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
+import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ChiplessServer,
+  endRun,
   ensureWebBuild,
   eventually,
   expectContains,
@@ -38,6 +39,7 @@ import {
   squash,
   startChipless,
 } from './browser';
+import { button, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
 
 let server: ChiplessServer | undefined;
 let browser: Browser | undefined;
@@ -58,27 +60,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const errors = phones.flatMap((p) => p.errors);
-  try {
-    await browser?.close();
-  } finally {
-    await server?.stop();
-  }
-  expect(errors).toEqual([]);
+  expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
-const button = (scope: Page | Locator, name: string | RegExp) =>
-  scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
-const seat = (page: Page, name: string) =>
-  page
-    .getByRole('list', { name: /^Hand #\d+$/ })
-    .getByRole('listitem')
-    .filter({ has: page.locator('.player-name', { hasText: name }) });
-const stage = (page: Page) => page.getByRole('heading', { level: 1 });
-const pot = (page: Page) => page.locator('.pot-line .pot');
-const yourTurn = (page: Page) => page.getByRole('region', { name: 'Your Turn' });
-const waitingLine = (page: Page) => page.locator('.waiting-line');
-const hostControls = (page: Page) => page.getByRole('region', { name: 'Host controls' });
 const reconnecting = (page: Page) => page.getByRole('status').filter({ hasText: 'Reconnecting…' });
 
 /** Stage, pot, stacks and bets, and whose turn it is, on every phone. */
