@@ -2,7 +2,8 @@
  * Idle-room housekeeping (SPEC section 9, issue 3): every CLEANUP_INTERVAL_MS, rooms with a connected
  * player are touched (a connected player counts as activity), then rooms idle for longer than
  * ROOM_IDLE_MS are deleted through their queue and their sockets told 'gone' {reason: 'expired'}.
- * With several processes each touches the rooms its own sockets watch, so the store sees every one.
+ * With several processes each touches the rooms its own sockets watch, so the store sees every one,
+ * and an idle room is deleted only when no process has a socket in it.
  */
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -47,7 +48,26 @@ export function startCleanup(deps: CleanupDeps): Cleanup {
     }
     const touched = watched.length;
     let deleted = 0;
+    // Once a process did not answer, the rest of this sweep's rooms are kept (the next sweep asks again).
+    let othersAnswer = true;
+    /**
+     * Whether a socket on another process watches the room. The other processes touch the rooms they
+     * watch only at their own sweeps: a phone that came back on one of them to a room idle past
+     * ROOM_IDLE_MS (every phone asleep meanwhile) would otherwise have its room deleted under it by
+     * this process's sweep. True when it cannot be told (a process not answering): keep the room.
+     */
+    const watchedElsewhere = async (code: string): Promise<boolean> => {
+      if (!othersAnswer) return true;
+      try {
+        return (await io.in(code).fetchSockets()).length > 0;
+      } catch (err) {
+        othersAnswer = false;
+        logger.warn({ err, room: code }, 'cleanup: other processes did not answer; idle rooms kept');
+        return true;
+      }
+    };
     for (const code of await rooms.listIdle(t - config.roomIdleMs)) {
+      if (hasLocalSockets(code) || (await watchedElsewhere(code))) continue;
       if (await rooms.expire(code, () => hasLocalSockets(code))) deleted++;
     }
     if (touched > 0 || deleted > 0) logger.info({ touched, deleted }, 'cleanup');

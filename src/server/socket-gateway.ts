@@ -119,7 +119,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
   const subscribe = (socket: ChiplessSocket, roomCode: string): Promise<Ack<OutgoingSnapshot>> =>
     rooms.runExclusive(roomCode, async () => {
       const playerId = socket.data.playerId;
-      const view = await rooms.load(roomCode, { whole: true });
+      let view = await rooms.load(roomCode, { whole: true });
       // Refused without a 'gone' notice: its reason would answer the question too.
       if (!view?.has(playerId) && !takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
       if (!view) {
@@ -132,6 +132,19 @@ export function attachGateway(deps: GatewayDeps): () => void {
       }
       const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
       await socket.join(roomCode);
+      if (broadcaster.presence.crossProcess) {
+        // This queue orders this process's steps only: another process may have removed the player
+        // or deleted the room since the load, and its 'gone' and unsubscription, sent after its save,
+        // came before this join. Read again, now that the join is made: a removal saved after this
+        // read unsubscribes the socket when its notice arrives; one saved before it is seen here.
+        const again = await rooms.load(roomCode, { whole: true });
+        if (!again?.has(playerId)) {
+          await socket.leave(roomCode);
+          socket.emit('gone', { roomCode, reason: again ? 'removed' : 'not_found' });
+          return { ok: false, error: again ? NOT_IN_ROOM : ROOM_NOT_FOUND };
+        }
+        view = again;
+      }
       const snapshot = await rooms.snapshotOf(view, 'whole');
       // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
       if (!wasOnline) socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);

@@ -4,7 +4,7 @@
  * converge; one process is SIGKILLed, its players reconnect to the other with their tokens and play on;
  * no acknowledged command is lost.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,5 +227,43 @@ describe.skipIf(gate.skip)('two processes, one of them frozen', () => {
       'approve acknowledged while another process is frozen',
     );
     await watcher.waitForVersion(version, 2000);
+  });
+});
+
+describe.skipIf(gate.skip)('two processes, one killed with commands in flight', () => {
+  const f = twoRedisProcesses('in-flight');
+
+  it('the commands retried on the other process are applied exactly once, at consecutive versions', async () => {
+    const host = new TestPlayer('host@A');
+    const guest = new TestPlayer('guest@B');
+    f.players.push(host, guest);
+    await Promise.all([host.connect(f.a.url), guest.connect(f.b.url)]);
+    const code = (await host.createRoom('Host', 5000)).room.roomCode;
+    await guest.joinRoom(code, 'Guest', 5000);
+    const start = await host.must({ type: 'approve', playerId: guest.id });
+    await guest.waitForVersion(start);
+
+    // Ten rebuys sent to A at once; A is killed while they are on their way or being committed.
+    const rebuy = { type: 'rebuy', playerId: guest.id, amount: 100 } as const;
+    const ids = Array.from({ length: 10 }, () => randomUUID());
+    const inFlight = ids.map((id) => host.send(rebuy, id).catch(() => null));
+    await f.a.kill('SIGKILL');
+    const before = await Promise.all(inFlight);
+
+    // The phone reconnects to B and sends each again with its command id.
+    await host.connect(f.b.url);
+    await host.resume();
+    const retried = await Promise.all(ids.map((id) => host.send(rebuy, id)));
+    for (const [i, res] of retried.entries()) {
+      expect(res.ok, JSON.stringify(res)).toBe(true);
+      const first = before[i];
+      if (first?.ok) expect(res).toEqual(first);
+    }
+    const versions = retried.map((r) => (r.ok ? r.data.version : -1)).sort((x, y) => x - y);
+    expect(versions).toEqual(Array.from({ length: 10 }, (_, i) => start + 1 + i));
+    await guest.waitForVersion(start + 10);
+    expect(guest.latest!.room.players[guest.id]!.totalInvestment).toBe(5000 + 10 * 100);
+    const { held, invested } = chipTotals(guest.latest!.room);
+    expect(held).toBe(invested);
   });
 });
