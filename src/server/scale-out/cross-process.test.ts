@@ -5,65 +5,27 @@
  * 'gone' once per socket and no snapshot after it, idle cleanup never deleting a room another process
  * watches, one command id through both processes, analytics counted once.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyKey, TOTAL_HANDS_DEALT } from '../analytics';
-import { createRedisAdapter, type RedisAdapterHandle } from '../redis-adapter';
-import { sleep, startServer, TestClient, type TestServer } from '../test-helpers';
-import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './redis-available';
+import { sleep, type TestServer } from '../test-helpers';
+import { appsOnRedis } from './apps-on-redis';
+import { redisGate } from './redis-available';
 
 const gate = await redisGate('cross-process');
 
 const ROOM_IDLE_MS = 60_000;
 
 describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
-  const keyPrefix = uniqueKeyPrefix('cross-process');
-  const secret = randomBytes(24).toString('base64url');
-  const servers: TestServer[] = [];
-  const adapters: RedisAdapterHandle[] = [];
-  const clients: TestClient[] = [];
   /** One clock for both servers (idle cleanup), moved by the tests. */
   let offset = 0;
   const now = () => Date.now() + offset;
-
-  async function start(): Promise<TestServer> {
-    const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix, requestsTimeoutMs: 750 });
-    adapters.push(adapter);
-    const server = await startServer({
-      adapter: adapter.adapter,
-      now,
-      env: {
-        STORE: 'redis',
-        REDIS_URL,
-        REDIS_KEY_PREFIX: keyPrefix,
-        SESSION_SECRET: secret,
-        ROOM_IDLE_MS: String(ROOM_IDLE_MS),
-        // The tests run the sweeps themselves.
-        CLEANUP_INTERVAL_MS: String(3_600_000),
-      },
-    });
-    servers.push(server);
-    return server;
-  }
-
-  async function phone(server: TestServer, token?: string): Promise<TestClient> {
-    const client = await TestClient.connect(server.url, token ? { token } : {});
-    clients.push(client);
-    return client;
-  }
-
-  /** Every phone holds `expected` as the room's presence within `ms`. */
-  async function converge(phones: TestClient[], expected: Record<string, boolean>, ms = 1000): Promise<void> {
-    await Promise.all(
-      phones.map((p) =>
-        p.waitFor(
-          () => JSON.stringify(p.latest?.presence) === JSON.stringify(expected),
-          ms,
-          `presence ${JSON.stringify(expected)} (holds ${JSON.stringify(p.latest?.presence)})`,
-        ),
-      ),
-    );
-  }
+  const apps = appsOnRedis('cross-process', {
+    now,
+    // The tests run the sweeps themselves.
+    env: { ROOM_IDLE_MS: String(ROOM_IDLE_MS), CLEANUP_INTERVAL_MS: String(3_600_000) },
+  });
+  const { start, phone, converge } = apps;
 
   let a: TestServer;
   let b: TestServer;
@@ -71,13 +33,7 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
     gate.check();
     [a, b] = [await start(), await start()];
   });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await sleep(400);
-    for (const s of servers) await s.close();
-    for (const h of adapters) await h.close();
-    if (gate.available) await deleteKeysWithPrefix(keyPrefix);
-  });
+  afterAll(() => apps.close(gate.available));
 
   /** A room hosted on `hostOn`, a guest joined (and approved) from `guestOn`. */
   async function room(hostOn: TestServer, guestOn: TestServer) {

@@ -1,52 +1,13 @@
-/**
- * Presence across two servers sharing Redis (each with its own Redis adapter and store, in this
- * process): when a player connects or disconnects on one, the phones on both converge on the right
- * presence within a second, also while the other server is committing commands to the same room.
- */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisAdapter, type RedisAdapterHandle } from '../redis-adapter';
-import { sleep, startServer, TestClient, type TestServer } from '../test-helpers';
-import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './redis-available';
+import { sleep, type TestClient, type TestServer } from '../test-helpers';
+import { appsOnRedis } from './apps-on-redis';
+import { redisGate } from './redis-available';
 
 const gate = await redisGate('presence-convergence');
 
 describe.skipIf(gate.skip)('presence across two servers', () => {
-  const keyPrefix = uniqueKeyPrefix('presence-e2e');
-  const secret = randomBytes(24).toString('base64url');
-  const servers: TestServer[] = [];
-  const adapters: RedisAdapterHandle[] = [];
-  const clients: TestClient[] = [];
-
-  async function start(): Promise<TestServer> {
-    const adapter = await createRedisAdapter(REDIS_URL, { keyPrefix, requestsTimeoutMs: 750 });
-    adapters.push(adapter);
-    const server = await startServer({
-      adapter: adapter.adapter,
-      env: { STORE: 'redis', REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, SESSION_SECRET: secret },
-    });
-    servers.push(server);
-    return server;
-  }
-
-  async function phone(server: TestServer, token?: string): Promise<TestClient> {
-    const client = await TestClient.connect(server.url, token ? { token } : {});
-    clients.push(client);
-    return client;
-  }
-
-  /** Every phone holds `expected` as the room's presence within `ms`. */
-  async function converge(phones: TestClient[], expected: Record<string, boolean>, ms = 1000): Promise<void> {
-    await Promise.all(
-      phones.map((p) =>
-        p.waitFor(
-          () => JSON.stringify(p.latest?.presence) === JSON.stringify(expected),
-          ms,
-          `presence ${JSON.stringify(expected)} (holds ${JSON.stringify(p.latest?.presence)})`,
-        ),
-      ),
-    );
-  }
+  const apps = appsOnRedis('presence-e2e');
+  const { start, phone, converge } = apps;
 
   let a: TestServer;
   let b: TestServer;
@@ -54,14 +15,7 @@ describe.skipIf(gate.skip)('presence across two servers', () => {
     gate.check();
     [a, b] = [await start(), await start()];
   });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    // Let the servers finish the presence broadcasts those disconnects start before closing them.
-    await sleep(500);
-    for (const s of servers) await s.close();
-    for (const a of adapters) await a.close();
-    if (gate.available) await deleteKeysWithPrefix(keyPrefix);
-  });
+  afterAll(() => apps.close(gate.available));
 
   /** Room with the host on B and the guest on A, both present. */
   async function roomAcross(): Promise<{
