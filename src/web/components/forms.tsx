@@ -8,7 +8,7 @@ import {
   useState,
 } from 'react';
 import { parseCurrency } from '../../engine';
-import type { Ack } from '../../shared/protocol';
+import { type Ack, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { common } from '../texts';
 
 /** What a dollar field lets a person type: digits with at most two decimals (partial input allowed). */
@@ -73,6 +73,16 @@ export function useAction(online = true) {
   );
 
   return { pending, error, setError, run };
+}
+
+/**
+ * An action's answer with 'Something went wrong' (the server could not carry it out: a store error)
+ * read as the screen's own failure text ('Failed to create room. Please try again.', 'Failed to start
+ * game…'); refusals that name a reason, and 'No connection…', say more and stay as they are.
+ */
+export async function orFailed<T>(request: Promise<Ack<T>>, failed: string): Promise<Ack<T>> {
+  const res = await request;
+  return !res.ok && res.error === SOMETHING_WENT_WRONG ? { ok: false, error: failed } : res;
 }
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {

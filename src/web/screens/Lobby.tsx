@@ -1,10 +1,10 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
-import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useFocusRescue } from '../components/focus';
-import { FormError, useAction } from '../components/forms';
+import { FormError, orFailed, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { approvedPlayers, pendingPlayers } from '../game/view';
@@ -40,12 +40,8 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusRescue(heading);
   const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
-  // A start the server could not carry out is the spec's 'Failed to start game. Please try again.';
-  // its refusals (too few players) and 'No connection…' say more, so they stay.
-  const startGame = async (): Promise<Ack<unknown>> => {
-    const res = await send({ type: 'startGame' });
-    return !res.ok && res.error === SOMETHING_WENT_WRONG ? { ok: false, error: t.startFailed } : res;
-  };
+  // A start the server could not carry out is the spec's 'Failed to start game. Please try again.'.
+  const startGame = () => orFailed(send({ type: 'startGame' }), t.startFailed);
 
   const closeRoom = () => {
     if (isHost) setOpen({ kind: 'close' });

@@ -6,8 +6,8 @@ import {
   STARTING_CHIPS_MAX_DOLLARS,
   STARTING_CHIPS_MIN_DOLLARS,
 } from '../../shared/limits';
-import { type Ack, SOMETHING_WENT_WRONG } from '../../shared/protocol';
-import { acceptDollarTyping, centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
+import type { Ack } from '../../shared/protocol';
+import { acceptDollarTyping, centsOrNull, Field, FormSubmit, orFailed, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
 
@@ -64,15 +64,6 @@ function PlayerFields({
       />
     </>
   );
-}
-
-/**
- * A create or join the server failed to carry out ('Something went wrong', a store error) reads as the
- * form's own failure text (the spec's for a create); refusals that name a reason stay as they are.
- */
-async function orFailed(request: Promise<Ack<unknown>>, failed: string): Promise<Ack<unknown>> {
-  const res = await request;
-  return !res.ok && res.error === SOMETHING_WENT_WRONG ? { ok: false, error: failed } : res;
 }
 
 interface CreateProps {
