@@ -35,13 +35,18 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
   });
   afterAll(() => apps.close(gate.available));
 
-  /** A room hosted on `hostOn`, a guest joined (and approved) from `guestOn`. */
-  async function room(hostOn: TestServer, guestOn: TestServer) {
+  /** A room created by a host on `hostOn`. */
+  async function hosted(hostOn: TestServer) {
     const host = await phone(hostOn);
-    const guest = await phone(guestOn);
     const created = await host.createRoom('Host', 5000);
     if (!created.ok) throw new Error(created.error);
-    const code = created.data.room.roomCode;
+    return { host, code: created.data.room.roomCode };
+  }
+
+  /** A room hosted on `hostOn`, a guest joined (and approved) from `guestOn`. */
+  async function room(hostOn: TestServer, guestOn: TestServer) {
+    const { host, code } = await hosted(hostOn);
+    const guest = await phone(guestOn);
     expect((await guest.joinRoom(code, 'Guest', 5000)).ok).toBe(true);
     const approved = await host.must(code, { type: 'approve', playerId: guest.playerId });
     await guest.waitForVersion(approved);
@@ -151,10 +156,7 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
   });
 
   it('a player resumes on B while the host on A deletes the room: told it is gone, not handed the room', async () => {
-    const host = await phone(a);
-    const created = await host.createRoom('Host', 5000);
-    if (!created.ok) throw new Error(created.error);
-    const code = created.data.room.roomCode;
+    const { host, code } = await hosted(a);
     const tab = await phone(b, host.token);
     const undo = holdNextLoadOnB(code, () => host.waitFor(() => host.gone.length > 0, 2000, 'deleted'));
     try {
@@ -171,10 +173,7 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
   });
 
   it("the host with a tab on each process leaves the lobby: every socket hears 'deleted' once", async () => {
-    const host = await phone(a);
-    const created = await host.createRoom('Host', 5000);
-    if (!created.ok) throw new Error(created.error);
-    const code = created.data.room.roomCode;
+    const { host, code } = await hosted(a);
     const hostOnB = await phone(b, host.token);
     expect((await hostOnB.resume(code)).ok).toBe(true);
     const guest = await phone(b);
@@ -190,10 +189,7 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
   });
 
   it('idle cleanup on A does not delete a room watched only by a phone on B', async () => {
-    const host = await phone(a);
-    const created = await host.createRoom('Host', 5000);
-    if (!created.ok) throw new Error(created.error);
-    const code = created.data.room.roomCode;
+    const { host, code } = await hosted(a);
     // Everyone's phone sleeps past the idle time; the host comes back, on B, before any sweep.
     host.close();
     await sleep(100);
@@ -211,10 +207,7 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
   });
 
   it('idle cleanup: a room nobody watches is deleted once, by both sweeps at once', async () => {
-    const host = await phone(b);
-    const created = await host.createRoom('Host', 5000);
-    if (!created.ok) throw new Error(created.error);
-    const code = created.data.room.roomCode;
+    const { host, code } = await hosted(b);
     host.close();
     await sleep(100);
     offset += ROOM_IDLE_MS + 1000;
