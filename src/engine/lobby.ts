@@ -4,7 +4,7 @@
  */
 import { addPlayer, type Draft, edit, emit, playerById } from './draft';
 import { MSG } from './messages';
-import { cleanName, entryError, nameKey, newPlayer, nextJoinedAt } from './room';
+import { chipsInRoom, cleanName, entryError, nameKey, newPlayer, nextJoinedAt } from './room';
 import type { Player } from './types';
 
 /** Result of a command handler: null when applied, else the error to refuse it with. */
@@ -30,6 +30,8 @@ export function join(
   if (error !== null) return error;
   // The room being full is said before the name being taken (SPEC section 5's order).
   if (Object.keys(d.players).length >= d.room.settings.maxPlayers) return MSG.roomFull;
+  // Every sum of the room's chips must stay an exact integer (as for a rebuy): no room for more chips.
+  if (startingChips > Number.MAX_SAFE_INTEGER - chipsInRoom(d)) return MSG.roomFull;
   const key = nameKey(name);
   for (const id in d.players) if (nameKey((d.players[id] as Player).name) === key) return MSG.nameTaken;
   const kept = cleanName(name);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dollarsToCents, formatCents, parseCurrency } from './money';
 
@@ -20,6 +21,21 @@ describe('dollarsToCents', () => {
     [4e-3, 0],
     ['1e2', 10_000],
     [90_071_992_547_409, 9_007_199_254_740_900],
+    // Text is read as the decimal it writes, rounded half up to the cent (SPEC §5 Money conversion).
+    ['10.005', 1_001],
+    ['0.285', 29],
+    ['1e3', 100_000],
+    ['0.5e-2', 1],
+    ['+5', 500],
+    ['5.', 500],
+    ['.5', 50],
+    ['-0', 0],
+    ['-0.00', 0],
+    [' 5', 500],
+    // Regression: these went through a binary double and came out a cent off.
+    ['1.0049999999999999999', 100],
+    ['90071992547409.91', 9_007_199_254_740_991],
+    ['0.0000000000000000000000001e25', 100],
   ])('%j dollars is %d cents', (input, cents) => {
     expect(dollarsToCents(input)).toBe(cents);
   });
@@ -38,8 +54,38 @@ describe('dollarsToCents', () => {
     // More cents than can be counted exactly.
     [1e21, 'Invalid dollar amount: 1e+21'],
     [1e14, 'Invalid dollar amount: 100000000000000'],
+    ['90071992547409.92', 'Invalid dollar amount: 90071992547409.92'],
+    ['1e400', 'Invalid dollar amount: 1e400'],
+    ['0.1+0.2', 'Invalid dollar amount: 0.1+0.2'],
+    ['Infinity', 'Invalid dollar amount: Infinity'],
+    ['1_000', 'Invalid dollar amount: 1_000'],
+    ['-0.001', 'Dollar amount cannot be negative'],
+    // Regression: JavaScript's Number() reads these as hexadecimal, binary and octal dollars.
+    ['0x10', 'Invalid dollar amount: 0x10'],
+    ['0b11', 'Invalid dollar amount: 0b11'],
+    ['0o7', 'Invalid dollar amount: 0o7'],
   ])('%j throws %j', (input, message) => {
     expect(() => dollarsToCents(input)).toThrow(new Error(message));
+  });
+});
+
+describe('dollarsToCents of text: every exact cent, rounded half up (property)', () => {
+  it('"D.CC" is D*100+CC cents and a further digit rounds half up, up to Number.MAX_SAFE_INTEGER', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: BigInt(Number.MAX_SAFE_INTEGER) }),
+        fc.stringMatching(/^\d{0,6}$/),
+        fc.integer({ min: 0, max: 3 }),
+        (c, more, zeros) => {
+          const text = `${'0'.repeat(zeros)}${c / 100n}.${String(c % 100n).padStart(2, '0')}${more}`;
+          const want = c + ((more[0] ?? '0') >= '5' ? 1n : 0n);
+          if (want > BigInt(Number.MAX_SAFE_INTEGER))
+            expect(() => dollarsToCents(text)).toThrow(`Invalid dollar amount: ${text}`);
+          else expect(dollarsToCents(text)).toBe(Number(want));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -51,6 +97,7 @@ describe('parseCurrency', () => {
     [' 1 000.05 ', 100005],
     ['$0.01', 1],
     ['0', 0],
+    ['90071992547409.91', 9_007_199_254_740_991],
   ])('%j is %d cents', (input, cents) => {
     expect(parseCurrency(input)).toBe(cents);
   });
@@ -65,6 +112,9 @@ describe('parseCurrency', () => {
     ['1,000', 'Invalid currency format. Use format like "10.50" or "10"'],
     ['-5', 'Invalid currency format. Use format like "10.50" or "10"'],
     ['abc', 'Invalid currency format. Use format like "10.50" or "10"'],
+    // Regression: more cents than can be counted exactly came back rounded (…999 read as …1000).
+    ['90071992547409.99', 'Invalid dollar amount: 90071992547409.99'],
+    ['99999999999999999', 'Invalid dollar amount: 99999999999999999'],
   ])('%j throws %j', (input, message) => {
     expect(() => parseCurrency(input)).toThrow(new Error(message));
   });

@@ -18,7 +18,7 @@ type Intent =
   | { kind: 'advance'; who: 'host' | number }
   | { kind: 'declare'; pick: number; byPot: boolean; bogus: boolean }
   | { kind: 'newHand'; who: 'host' | number }
-  | { kind: 'rebuy'; target: number; amount: number }
+  | { kind: 'rebuy'; target: number; amount: number; fill: boolean }
   | { kind: 'remove'; target: number }
   | { kind: 'leave'; target: number; host: boolean }
   | { kind: 'join'; name: number; chips: number }
@@ -68,6 +68,9 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       kind: fc.constant('rebuy' as const),
       target: fc.nat(12),
       amount: fc.integer({ min: -10, max: 50_000 }),
+      // Now and then a rebuy that fills the room up to (amount mod 1,000 cents below) the limit of
+      // exact integer cents, so joins and rebuys at the limit are tried.
+      fill: fc.nat(5).map((n) => n === 0),
     }),
   },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('remove' as const), target: fc.nat(12) }) },
@@ -80,7 +83,7 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
     }),
   },
   {
-    weight: 1,
+    weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('join' as const),
       name: fc.nat(30),
@@ -113,6 +116,12 @@ const pickId = (room: Room, n: number): string => {
   const all = ids(room);
   return n < all.length ? (all[n] as string) : `ghost-${n}`;
 };
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+/** Everything bought in: the investments of the players and of the ledger. */
+const boughtIn = (room: Room) =>
+  sum(Object.values(room.players).map((p) => p.totalInvestment)) +
+  sum(room.ledger.map((e) => e.totalInvestment));
 
 /** Turns an intent into an actor and a command for the current room. */
 function toCommand(room: Room, it: Intent): { actor: string; command: Command } {
@@ -149,7 +158,13 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
     case 'rebuy':
       return {
         actor: it.target === 12 ? pickId(room, 1) : host,
-        command: { type: 'rebuy', playerId: pickId(room, it.target), amount: it.amount },
+        command: {
+          type: 'rebuy',
+          playerId: pickId(room, it.target),
+          amount: it.fill
+            ? Number.MAX_SAFE_INTEGER - boughtIn(room) - (Math.abs(it.amount) % 1_000)
+            : it.amount,
+        },
       };
     case 'remove':
       return {
@@ -181,7 +196,6 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
   }
 }
 
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const isCents = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
 /** A cheap assertion (vitest's expect is too slow for thousands of checks per run). */
@@ -210,6 +224,8 @@ function checkInvariants(room: Room): void {
   const invested =
     sum(players.map((p) => p.totalInvestment)) + sum(room.ledger.map((e) => e.totalInvestment));
   check(inPlay === invested, `chips not conserved: ${inPlay} vs ${invested}`);
+  // Everything bought in stays countable in exact integer cents (rebuy.ts, lobby.ts join).
+  check(Number.isSafeInteger(invested), `chips bought in past exact integers: ${invested}`);
   // The pots hold exactly what was put in this hand (current round bets included).
   const departed = sum(Object.values(gs.departedContributions ?? {}));
   const contributed = sum(players.map((p) => p.totalPotContribution)) + departed;

@@ -107,3 +107,22 @@ describe('rebuy: exact integer cents (SPEC §1 integer cents, §5 Rebuy)', () =>
     expect(player(after, 'p0').stack).toBe(most + 10_000);
   });
 });
+
+describe('join after a rebuy to the limit: exact integer cents (SPEC §1 integer cents)', () => {
+  it('a buy-in that would take the room’s chips past exact integer cents is refused', () => {
+    // Regression: join did not count the room's chips, so after the largest rebuy a $10 buy-in took
+    // the total past Number.MAX_SAFE_INTEGER, and the rebought player winning it held an inexact stack.
+    let room = lobby([1_000, 1_000]);
+    room = run(room, 'p0', { type: 'rebuy', playerId: 'p1', amount: Number.MAX_SAFE_INTEGER - 2_000 });
+    expect(refuse(room, 'p2', { type: 'join', name: 'P2', startingChips: 1_000 })).toBe('Room is full.');
+    // A buy-in that exactly fills the room is accepted; then not even the minimum buy-in fits.
+    const roomy = run(lobby([1_000, 1_000]), 'p0', {
+      type: 'rebuy',
+      playerId: 'p1',
+      amount: Number.MAX_SAFE_INTEGER - 3_000,
+    });
+    const after = run(roomy, 'p2', { type: 'join', name: 'P2', startingChips: 1_000 });
+    expect(player(after, 'p2')).toMatchObject({ stack: 1_000, totalInvestment: 1_000 });
+    expect(refuse(after, 'p3', { type: 'join', name: 'P3', startingChips: 100 })).toBe('Room is full.');
+  });
+});

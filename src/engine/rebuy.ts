@@ -4,7 +4,7 @@
 import { type Draft, edit, emit, playerById } from './draft';
 import { isPositiveCents, type Outcome } from './lobby';
 import { MSG, rebuyInHand } from './messages';
-import type { Player } from './types';
+import { chipsInRoom } from './room';
 
 /**
  * rebuy (host; lobby or playing; rebuys enabled): adds `amount` cents to the player's stack and
@@ -28,12 +28,4 @@ export function rebuy(d: Draft, actorId: string, playerId: string, amount: numbe
   p.lastChipUpdate = d.now;
   emit(d, { type: 'rebuy', playerId, name: p.name, amount });
   return null;
-}
-
-/** Everything bought in so far: the investments of everyone in the room and of those who left. */
-function chipsInRoom(d: Draft): number {
-  let total = 0;
-  for (const id in d.players) total += (d.players[id] as Player).totalInvestment;
-  for (const e of d.room.ledger) total += e.totalInvestment;
-  return total;
 }

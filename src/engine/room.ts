@@ -188,3 +188,11 @@ export function nextJoinedAt(d: Draft): number {
   }
   return Math.max(d.now, last + 1);
 }
+
+/** Everything bought in so far: the investments of everyone in the room and of those who left. */
+export function chipsInRoom(d: Draft): number {
+  let total = 0;
+  for (const id in d.players) total += (d.players[id] as Player).totalInvestment;
+  for (const e of d.room.ledger) total += e.totalInvestment;
+  return total;
+}
