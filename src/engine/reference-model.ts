@@ -565,20 +565,31 @@ function checkEnd(before: Room, after: Room, endedBy: string): void {
     check(q.isLoser === finalChips - invested < 0, `isLoser of ${p.id}`);
     nets.push([p.id, finalChips - invested, p.isApproved]);
   }
-  const best = Math.max(0, ...nets.filter(([, , a]) => a).map(([, n]) => n));
-  for (const [id, net, approved] of nets)
-    check(
-      (after.players[id] as Player).isWinner === (approved && best > 0 && net === best),
-      `isWinner of ${id}`,
-    );
+  // Those who left and were not seated again: their final chips and net result.
+  const gone: Array<[string, number]> = [];
   for (const e of before.ledger) {
     if (carried.has(e.id)) {
       check(!after.ledger.some((x) => x.id === e.id), `ledger ${e.id} not merged`);
       continue;
     }
     const x = after.ledger.find((y) => y.id === e.id);
-    check(x?.finalChips === e.finalChips + (departed[e.id] ?? 0), `ledger ${e.id} chips`);
+    const finalChips = e.finalChips + (departed[e.id] ?? 0);
+    check(x?.finalChips === finalChips, `ledger ${e.id} chips`);
+    check(x?.netResult === finalChips - e.totalInvestment, `ledger ${e.id} net`);
+    gone.push([e.id, finalChips - e.totalInvestment]);
   }
+  // The winner: the best positive net of every approved player and everyone who left.
+  const best = Math.max(0, ...nets.filter(([, , a]) => a).map(([, n]) => n), ...gone.map(([, n]) => n));
+  for (const [id, net, approved] of nets)
+    check(
+      (after.players[id] as Player).isWinner === (approved && best > 0 && net === best),
+      `isWinner of ${id}`,
+    );
+  for (const [id, net] of gone)
+    check(
+      (after.ledger.find((y) => y.id === id)?.isWinner ?? false) === (best > 0 && net === best),
+      `isWinner of ${id} (left)`,
+    );
 }
 
 function checkNewHand(before: Room, after: Room): void {

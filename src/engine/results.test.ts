@@ -80,6 +80,25 @@ describe('endGame', () => {
     expect(nets).toEqual([0, 100, -100]);
   });
 
+  it('a player who left with the best result is the winner, also when nobody seated is up', () => {
+    // p2 wins p1's small blind (everyone folds to the big blind) and leaves $1.00 up.
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    room = run(room, 'p2', { type: 'leave' });
+    room = run(room, 'p0', { type: 'endGame' });
+    expect(results(room)).toEqual({ p0: [10_000, 0, false, false], p1: [9_900, -100, false, true] });
+    expect(room.ledger).toEqual([
+      {
+        id: 'p2',
+        name: 'P2',
+        finalChips: 10_100,
+        totalInvestment: 10_000,
+        netResult: 100,
+        leftAt: 1_000,
+        isWinner: true,
+      },
+    ]);
+  });
+
   it('nobody is a winner when everyone is chipless (not reachable by play, but defined)', () => {
     const room = started([10_000, 10_000]);
     const broke: Room = {

@@ -13,8 +13,9 @@ import type { LedgerEntry, Player } from './types';
  * had left earlier and came back (the same id, a ledger entry) is one person in the results: the
  * entry's chips and investment join the seat's and the entry goes, so they are ranked and settled
  * once. Then each player gets finalChips = stack (plus such an earlier stint's chips) and netResult =
- * finalChips - totalInvestment; isWinner marks the approved player(s) with the best net result when
- * it is positive (a rebuy never makes a winner), isLoser a negative net result.
+ * finalChips - totalInvestment; isWinner marks the approved player(s) and ledger entries (players who
+ * left) with the best net result of them all when it is positive (a rebuy never makes a winner),
+ * isLoser a negative net result.
  */
 export function finishGame(d: Draft, endedBy: string): void {
   for (const id in d.players) {
@@ -47,12 +48,17 @@ export function finishGame(d: Draft, endedBy: string): void {
     });
   }
   const finalChipsOf = (p: Player) => p.stack + (carried.get(p.id) ?? 0);
+  // The night's winner is the best net result of everyone who played: seated, or gone with their
+  // chips (a ledger entry), who may be the only one up.
   let best = 0;
   for (const id in d.players) {
     const p = d.players[id] as Player;
     if (p.isApproved && finalChipsOf(p) - p.totalInvestment > best)
       best = finalChipsOf(p) - p.totalInvestment;
   }
+  for (const e of d.room.ledger) if (e.netResult > best) best = e.netResult;
+  if (d.room.ledger.some((e) => (best > 0 && e.netResult === best) !== (e.isWinner ?? false)))
+    d.room.ledger = d.room.ledger.map((e) => ({ ...e, isWinner: best > 0 && e.netResult === best }));
   for (const id in d.players) {
     const p = edit(d, id);
     p.currentRoundBet = 0;

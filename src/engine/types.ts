@@ -83,6 +83,8 @@ export interface LedgerEntry {
   totalInvestment: number;
   netResult: number;
   leftAt: number;
+  /** Set when the game ends: they left with the night's best net result (see Player.isWinner). */
+  isWinner?: boolean;
 }
 
 /** A main or side pot: chips and the players who can win them. */

@@ -90,6 +90,25 @@ describe('Game over screen', () => {
     expect(second!.className).toBe('ranking');
   });
 
+  it('names a player who left with the best result, not a tie, when nobody still seated is up', () => {
+    // Ana (dealer) and Ben (SB) fold: Cal (BB) wins Ben's small blind and goes home up $1.00. Ana and Ben
+    // are not up, and not tied at the top either.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'FOLD'); // Ana (dealer) folds
+    room = actNow(room, 'FOLD'); // Ben (SB) folds: Cal (BB) wins Ben's $1.00
+    room = step(room, 'cal', { type: 'leave' }); // Cal goes home up $1.00
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ana" onHome={() => {}} />);
+    expect(rows('Rankings')).toEqual([
+      '1Cal(left)Final chips $51.00Net +$1.00',
+      '2Ana(You)Final chips $50.00Net $0.00',
+      '3BenFinal chips $49.00Net -$1.00',
+    ]);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Cal Left em' all Chipless!");
+    const [first] = screen.getAllByRole('listitem').filter((li) => li.classList.contains('ranking'));
+    expect(first!.className).toBe('ranking top');
+  });
+
   it("says 'Everyone went Chipless!' when nobody has chips left", () => {
     const zero = { netResult: -5_000, isWinner: false, left: false };
     expect(

@@ -12,7 +12,10 @@ interface Standing {
   left: boolean;
 }
 
-/** Final standings: seated players plus those who left during the game (the ledger), best first. */
+/**
+ * Final standings: seated players plus those who left during the game (the ledger), best first.
+ * isWinner is the engine's: the best positive net result of everyone, seated or gone.
+ */
 export function standings(room: Room): Standing[] {
   const seated = approvedPlayers(room).map((p) => ({
     id: p.id,
@@ -27,7 +30,7 @@ export function standings(room: Room): Standing[] {
     name: e.name,
     finalChips: e.finalChips,
     netResult: e.netResult,
-    isWinner: false,
+    isWinner: e.isWinner ?? false,
     left: true,
   }));
   // By final chips (the spec's ranking); equal chips: the better net result first, then seat order.
