@@ -39,7 +39,14 @@ describe('Landing', () => {
     expect(screen.getByRole('button', { name: 'Start a Game' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Join with Code' })).toBeTruthy();
     expect(screen.getByText('127843 hands dealt')).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'Support Chipless' })).toBeNull();
+  });
+
+  it("always has the support link: the About page's support section while the config is not loaded", async () => {
+    stubApi(null, null);
+    await act(async () => show());
+    expect(screen.getByRole('link', { name: 'Support Chipless' }).getAttribute('href')).toBe(
+      '/about#support',
+    );
   });
 
   it('one hand dealt is "1 hand dealt" (a new server\'s first hand)', async () => {

@@ -20,6 +20,9 @@ export interface LandingProps {
 
 type Open = 'none' | 'create' | 'join' | 'menu';
 
+/** Where the support link goes before (or without) the server's config: the About page's support section. */
+const DEFAULT_SUPPORT_URL = '/about#support';
+
 /** The landing screen: title, tagline, the two big actions, the counter and the info menu. */
 export function Landing({
   onCreate,
@@ -32,6 +35,9 @@ export function Landing({
   const [open, setOpen] = useState<Open>(joinCode ? 'join' : 'none');
   const hands = useHandsDealt();
   const config = useAppConfig();
+  // The landing always has a support link (SPEC section 2): the server's default, the About page's
+  // support section, until the config is read, and when the read fails.
+  const supportUrl = config ? config.supportUrl : DEFAULT_SUPPORT_URL;
   const close = () => {
     if (open === 'join' && joinCode) onJoinLinkClosed?.();
     setOpen('none');
@@ -76,10 +82,10 @@ export function Landing({
         <p className="landing-links">
           <Link to="/about">{landing.about}</Link>
           <Link to="/faq">{landing.faq}</Link>
-          {config?.supportUrl ? (
+          {supportUrl ? (
             <a
-              href={config.supportUrl}
-              {...(config.supportUrl.startsWith('/') ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
+              href={supportUrl}
+              {...(supportUrl.startsWith('/') ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
             >
               {landing.support}
             </a>

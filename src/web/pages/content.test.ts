@@ -1,0 +1,9 @@
+import { describe, expect, it } from 'vitest';
+import { faq } from './content';
+
+describe('FAQ content', () => {
+  it('writes the default blinds as money, like every amount in the app ($1.00 and $2.00)', () => {
+    const blinds = faq.items.find((i) => i.q === 'How do blinds work?');
+    expect(blinds?.a).toContain('($1.00 and $2.00 by default)');
+  });
+});
