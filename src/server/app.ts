@@ -15,6 +15,7 @@ import { type Config, ConfigError, readOrCreateSecretFile } from './config';
 import { createHttpApi } from './http-api';
 import { createIdentity } from './identity';
 import type { Logger } from './logger';
+import { type EngineServer, limitQueuedBytes } from './outgoing-limit';
 import { clientIp } from './rate-limit';
 import { snapshotParser } from './room-json';
 import { RoomService } from './room-service';
@@ -120,6 +121,10 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
     serveClient: false,
     ...(parts.adapter ? { adapter: parts.adapter } : {}),
   });
+  // A phone that stops reading is dropped once its backlog passes a budget (outgoing-limit.ts).
+  const stopLimiting = limitQueuedBytes(io.engine as unknown as EngineServer, {
+    onDrop: (_conn, queuedBytes) => logger.warn({ queuedBytes }, 'connection not reading; dropped'),
+  });
   const broadcaster = createBroadcaster(io);
   const rooms = store
     ? directRooms(
@@ -146,10 +151,20 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
       closing ??= (async () => {
         cleanup.stop();
         stopGateway();
+        stopLimiting();
         if (httpServer.listening) httpServer.close();
         rooms.stopAccepting();
         await rooms.drain();
-        await io.close();
+        // io.close() waits for every WebSocket to finish its closing handshake, which a phone that
+        // stopped reading (or lost its network) never answers: `ws` waits 30 s for it, three times
+        // main.ts's whole shutdown budget. Phones that answer get CLOSE_GRACE_MS; the rest are ended.
+        const webSockets = openWebSockets(io);
+        const closed = io.close();
+        let grace: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+        clearTimeout(grace);
+        for (const ws of webSockets) ws.terminate();
+        await closed;
         httpServer.closeAllConnections();
       })();
       return closing;
@@ -157,12 +172,33 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
     destroy() {
       cleanup.stop();
       stopGateway();
+      stopLimiting();
       rooms.stopAccepting();
+      const webSockets = openWebSockets(io);
       io.engine.close();
+      for (const ws of webSockets) ws.terminate();
       if (httpServer.listening) httpServer.close();
       httpServer.closeAllConnections();
     },
   };
+}
+
+/**
+ * How long a graceful stop lets connected phones answer their WebSocket's closing handshake (a phone
+ * on a table's Wi-Fi answers in well under a second) before their connections are ended anyway.
+ */
+const CLOSE_GRACE_MS = 1000;
+
+/** The `ws` WebSockets of the connections open now (long-polling ones have none). */
+function openWebSockets(io: ChiplessServer): Array<{ terminate(): void }> {
+  const clients = (io.engine as unknown as { clients: Record<string, { transport: { socket?: unknown } }> })
+    .clients;
+  const sockets: Array<{ terminate(): void }> = [];
+  for (const conn of Object.values(clients)) {
+    const ws = conn.transport.socket as { terminate?: unknown } | undefined;
+    if (typeof ws?.terminate === 'function') sockets.push(ws as { terminate(): void });
+  }
+  return sockets;
 }
 
 /** The secret when SESSION_SECRET is unset: SQLite keeps a generated one in DATA_DIR. */
