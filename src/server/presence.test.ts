@@ -280,6 +280,24 @@ describe.skipIf(gate.skip)('presence across processes (Redis adapter)', () => {
     expect(await online(b.presence, 'ROOM2')).toEqual(['alice', 'bob']);
   });
 
+  it('drops the answers held for rooms left here once they are maxAgeMs old (they would pile up)', async () => {
+    const keyPrefix = uniqueKeyPrefix('presence');
+    const a = await startNode({ keyPrefix });
+    const b = await startNode({ keyPrefix, maxAgeMs: 300 });
+    const rooms = Array.from({ length: 30 }, (_, i) => `ROOM${i}`);
+    await phone(a, 'alice', ...rooms);
+    const bob = await phone(b, 'bob', 'KEPT', ...rooms);
+    await sleep(50);
+    for (const room of [...rooms, 'KEPT']) await online(b.presence, room);
+    expect(b.presence.heldRooms()).toBe(31);
+    // Bob leaves every room but one; the gateway then asks each room's presence for its snapshot.
+    for (const room of rooms) await bob.emitWithAck('leave', room);
+    for (const room of rooms) expect(await online(b.presence, room)).toEqual(['alice']);
+    await sleep(350);
+    expect(await online(b.presence, 'KEPT')).toEqual(['bob']);
+    expect(b.presence.heldRooms()).toBe(1);
+  });
+
   it('the held answer is dropped after maxAgeMs (an announcement may have been lost)', async () => {
     const keyPrefix = uniqueKeyPrefix('presence');
     const a = await startNode({ keyPrefix });

@@ -78,6 +78,8 @@ export interface Presence {
    * is scheduled.
    */
   onSettle(listener: (roomCode: string) => void): () => void;
+  /** How many rooms' answers from other processes are held (only rooms with a socket here). */
+  heldRooms(): number;
 }
 
 type InMemoryAdapterModule = typeof import('socket.io-adapter');
@@ -129,6 +131,7 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
       crossProcess: false,
       online: async (roomCode) => localPlayers(roomCode),
       onSettle: () => () => {},
+      heldRooms: () => 0,
     };
   }
 
@@ -245,6 +248,22 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
     return last;
   };
 
+  /**
+   * Drops, at most once per maxAgeMs, the answers past maxAgeMs held for rooms without a socket here.
+   * A room is asked about after its last socket here left (the presence refresh of that leave), and
+   * nothing else would ever drop that answer: one entry per room ever left would pile up.
+   */
+  let lastSweep = now();
+  const sweep = () => {
+    const t = now();
+    if (t - lastSweep < maxAgeMs) return;
+    lastSweep = t;
+    for (const [room, entry] of remote) {
+      if (entry.pending === null && t - entry.askedAt >= maxAgeMs && !adapter.rooms.has(room))
+        remote.delete(room);
+    }
+  };
+
   const settleListeners = new Set<(roomCode: string) => void>();
   /** Rooms with a settle broadcast scheduled; `again` when another change came after scheduling. */
   const settling = new Map<string, { timer: NodeJS.Timeout; again: boolean }>();
@@ -292,12 +311,14 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
   return {
     crossProcess: true,
     async online(roomCode) {
+      sweep();
       const others = await remotePlayers(roomCode);
       // Read after the wait, so this process's part is current.
       const players = localPlayers(roomCode);
       if (others) for (const id of others) players.add(id);
       return players;
     },
+    heldRooms: () => remote.size,
     onSettle(listener) {
       settleListeners.add(listener);
       return () => {
