@@ -36,7 +36,7 @@ export default defineConfig({
         test: {
           name: 'server-room-thread',
           include: [
-            'src/server/{game,lobby,malformed,restart,connection,http,cleanup,lookup-limit}.test.ts',
+            'src/server/{game,lobby,malformed,restart,connection,http,cleanup,lookup-limit,slow-consumer}.test.ts',
             'src/server/fuzz/*.test.ts',
           ],
           env: { TEST_ROOM_THREAD: '1' },
