@@ -3,8 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { ErrorBoundary } from './components/ErrorBoundary';
+import { installTapGuard } from './components/tap-guard';
 import { startAnalytics } from './net/analytics';
 import './styles.css';
+
+// The second tap of a double tap never lands on what appeared under the finger (tap-guard.ts).
+installTapGuard();
 
 const root = document.getElementById('root');
 if (root) {
