@@ -95,6 +95,9 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   httpServer.on('request', (req, res) => {
     void (async () => {
       try {
+        // Answers the API and the site do not write themselves (400, 405, 500) are no documents either.
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('X-Frame-Options', 'DENY');
         // A request target that is no URL (`GET http://[`) is the client's error, not ours.
         if (!URL.canParse(req.url ?? '/', 'http://x')) {
           res.statusCode = 400;

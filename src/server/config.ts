@@ -23,6 +23,22 @@ const optionalText = z
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 150;
 
+/** An address a `mailto:` link may carry as it is: no query (`?cc=`), no spaces, nothing to escape. */
+const PLAIN_EMAIL = /^[A-Za-z0-9.!#$'*+/=^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+
+/** Empty, an absolute http(s) URL, or a path of this site (not `//host` or `/\host`, which browsers read as another host). */
+function isSafeLink(s: string): boolean {
+  if (s === '') return true;
+  if (s.startsWith('/')) return !/^\/[/\\]/.test(s) && !/[\s\\]/.test(s);
+  if (!/^https?:\/\//i.test(s)) return false;
+  try {
+    const url = new URL(s);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: int(3000).pipe(z.number().max(65535)),
   HOST: optionalText,
@@ -31,9 +47,18 @@ const envSchema = z.object({
   REDIS_URL: optionalText,
   REDIS_KEY_PREFIX: z.string().max(100).default('chipless:'),
   SESSION_SECRET: optionalText.pipe(z.string().min(16).optional()),
-  CONTACT_EMAIL: z.string().default('hello@chipless.app'),
+  // Both become links on the landing (mailto: and href): a plain address, and an http(s) URL or a path
+  // of this site, so a mistyped or planted value (`javascript:`, `data:`, `//other.site`, `?bcc=`)
+  // stops the start instead of reaching every phone. Empty hides the link.
+  CONTACT_EMAIL: z
+    .string()
+    .default('hello@chipless.app')
+    .refine((s) => s === '' || PLAIN_EMAIL.test(s), 'must be a plain e-mail address (or empty)'),
   // The spec's landing always has a support link; by default it points at the About page's support section.
-  SUPPORT_URL: z.string().default('/about#support'),
+  SUPPORT_URL: z
+    .string()
+    .default('/about#support')
+    .refine(isSafeLink, 'must be an http(s) URL or a path starting with a single / (or empty)'),
   PUBLIC_URL: optionalText.pipe(z.url().optional()),
   ROOM_IDLE_MS: int(600_000, 1),
   CLEANUP_INTERVAL_MS: int(300_000, 1),

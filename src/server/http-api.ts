@@ -18,6 +18,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  // Data, never a document: nothing may run in it, nothing may frame it.
+  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }

@@ -210,6 +210,72 @@ describe('static site', () => {
     expect(res.body.toString()).not.toContain('<script>x');
   });
 
+  it("behind a trusted proxy, the canonical origin is the proxy's X-Forwarded-Host/-Proto (right-most), not a client-forged left-most one", async () => {
+    const proxied = await startServer({ webDir, env: { TRUST_PROXY: 'true' } });
+    try {
+      const res = await rawGet(`${proxied.url}/about`, {
+        // The client sent the first entries; the proxy appended the real host and protocol last.
+        'X-Forwarded-Host': 'evil.example, chipless.example',
+        'X-Forwarded-Proto': 'https, http',
+      });
+      const html = res.body.toString();
+      expect(html).toContain('<link rel="canonical" href="http://chipless.example/about" />');
+      expect(html).not.toContain('evil.example');
+      // A proxy that sets one value is read as before.
+      const single = await rawGet(`${proxied.url}/faq`, {
+        'X-Forwarded-Host': 'chipless.example',
+        'X-Forwarded-Proto': 'https',
+      });
+      expect(single.body.toString()).toContain(
+        '<link rel="canonical" href="https://chipless.example/faq" />',
+      );
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('pages and files carry a CSP (no inline script, no framing), X-Frame-Options, Referrer-Policy and nosniff', async () => {
+    for (const path of [
+      '/',
+      '/about',
+      '/no/such/page',
+      '/assets/index-abc123.js',
+      '/robots.txt',
+      '/missing.png',
+    ]) {
+      const res = await rawGet(`${server.url}${path}`);
+      const csp = String(res.headers['content-security-policy']);
+      const directives = new Map(
+        csp.split(';').map((d) => {
+          const [name = '', ...values] = d.trim().split(/\s+/);
+          return [name, values] as const;
+        }),
+      );
+      expect(directives.get('default-src'), path).toEqual(["'self'"]);
+      expect(directives.get('script-src'), path).toEqual(["'self'"]);
+      expect(directives.get('style-src'), path).toEqual(["'self'"]);
+      expect(directives.get('object-src'), path).toEqual(["'none'"]);
+      expect(directives.get('base-uri'), path).toEqual(["'none'"]);
+      expect(directives.get('frame-ancestors'), path).toEqual(["'none'"]);
+      // The socket: 'self', and the page's own ws: origin for browsers whose 'self' does not cover ws:.
+      expect(directives.get('connect-src'), path).toEqual(["'self'", `ws://127.0.0.1:${server.port}`]);
+      expect(csp, path).not.toContain('unsafe');
+      expect(res.headers['x-frame-options'], path).toBe('DENY');
+      expect(res.headers['referrer-policy'], path).toBe('same-origin');
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+    }
+  });
+
+  it('API answers forbid framing and sniffing too; so do 405 and 400 answers', async () => {
+    const api = await rawGet(`${server.url}/api/config`);
+    expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    const put = await fetch(`${server.url}/`, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(put.headers.get('x-frame-options')).toBe('DENY');
+  });
+
   it('hashed assets are cached for a year; compressed with brotli or gzip when asked', async () => {
     const plain = await rawGet(`${server.url}/assets/index-abc123.js`);
     expect(plain.status).toBe(200);

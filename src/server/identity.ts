@@ -35,8 +35,11 @@ export function createIdentity(secret: string): Identity {
       if (dot <= 0) return null;
       const playerId = token.slice(0, dot);
       if (!PLAYER_ID_PATTERN.test(playerId)) return null;
-      const given = Buffer.from(token.slice(dot + 1), 'base64url');
-      const expected = sign(playerId);
+      // The signature's text is compared, not its decoding: Node's base64url decoder skips characters
+      // outside the alphabet and padding, and ignores the last character's 2 unused bits, so many
+      // strings decode to the same bytes. Only the exact token issued is that player's.
+      const given = Buffer.from(token.slice(dot + 1), 'utf8');
+      const expected = Buffer.from(sign(playerId).toString('base64url'), 'utf8');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
       return playerId;
     },

@@ -55,6 +55,41 @@ interface CachedFile {
   gzip?: Buffer;
 }
 
+/**
+ * The Content-Security-Policy of the app's documents, fitted to Vite's output: scripts and styles only
+ * from files of this origin (index.html has no inline script or style; React sets styles through the
+ * CSSOM, which style-src does not govern), images from here or data: URLs, the socket and the API on
+ * this origin. `wsOrigin` (this page's ws: or wss: origin) is named beside 'self' for browsers whose
+ * 'self' does not cover WebSockets yet (older Safari); without it they would stay on long-polling.
+ * frame-ancestors 'none' (and X-Frame-Options for browsers without it): no other site may frame the
+ * host's buttons under an invisible layer (clickjacking).
+ */
+export function contentSecurityPolicy(wsOrigin: string | undefined): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${wsOrigin ? ` ${wsOrigin}` : ''}`,
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Headers every answer of the static site carries (its documents, files and 404s). */
+function setSecurityHeaders(res: ServerResponse, wsOrigin: string | undefined): void {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(wsOrigin));
+  res.setHeader('X-Frame-Options', 'DENY');
+  // Join links carry the room code in their query (/?join=CODE): never send it to another site.
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}
+
 /** Escapes text for an HTML attribute or element body. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -122,17 +157,33 @@ export function createStaticSite(options: StaticSiteOptions) {
 
   const originOf = (req: IncomingMessage): string => {
     if (options.publicUrl) return options.publicUrl;
-    const header = (name: string) => {
+    // Behind a trusted proxy, the right-most entry: the one that proxy wrote (as clientIp reads
+    // X-Forwarded-For). Entries left of it came from the client, which could name any host there
+    // and have it written into the page's canonical and og:url links (and a cache keyed on the URL
+    // and Host only would keep that page for everyone).
+    const forwarded = (name: string) => {
+      if (!options.trustProxy) return undefined;
       const v = req.headers[name];
-      return (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
+      const value = Array.isArray(v) ? v.join(',') : v;
+      return value?.slice(value.lastIndexOf(',') + 1).trim() || undefined;
     };
-    const forwardedProto = options.trustProxy ? header('x-forwarded-proto') : undefined;
-    const forwardedHost = options.trustProxy ? header('x-forwarded-host') : undefined;
+    const forwardedProto = forwarded('x-forwarded-proto');
+    const forwardedHost = forwarded('x-forwarded-host');
     const proto = forwardedProto === 'https' || 'encrypted' in req.socket ? 'https' : 'http';
-    const rawHost = forwardedHost ?? header('host') ?? 'localhost';
+    const rawHost = forwardedHost ?? req.headers.host?.trim() ?? 'localhost';
     // Only host-name characters: a forged Host header cannot smuggle markup into the page.
     const host = /^[A-Za-z0-9.\-:[\]]{1,255}$/.test(rawHost) ? rawHost : 'localhost';
     return `${proto}://${host}`;
+  };
+
+  /** This page's WebSocket origin (the canonical origin's scheme and host, as ws: or wss:). */
+  const wsOriginOf = (req: IncomingMessage): string | undefined => {
+    try {
+      const { protocol, host } = new URL(originOf(req));
+      return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}`;
+    } catch {
+      return undefined;
+    }
   };
 
   const send = (
@@ -147,7 +198,7 @@ export function createStaticSite(options: StaticSiteOptions) {
     res.statusCode = status;
     res.setHeader('Content-Type', type);
     res.setHeader('Cache-Control', cacheControl);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    setSecurityHeaders(res, wsOriginOf(req));
     let body = file.body;
     if (compressible && body.length > 1024) {
       res.setHeader('Vary', 'Accept-Encoding');
@@ -172,6 +223,7 @@ export function createStaticSite(options: StaticSiteOptions) {
     if (!index) {
       res.statusCode = 503;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      setSecurityHeaders(res, wsOriginOf(req));
       res.setHeader('Retry-After', '5');
       res.end('The web app is not built yet. Run `npm run build` (npm start builds it on first start).\n');
       return;
@@ -230,6 +282,7 @@ export function createStaticSite(options: StaticSiteOptions) {
     }
     res.statusCode = 404;
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    setSecurityHeaders(res, wsOriginOf(req));
     res.end('Not found\n');
     return true;
   };

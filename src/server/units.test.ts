@@ -29,6 +29,25 @@ describe('identity', () => {
       expect(identity.verify(junk)).toBeNull();
     }
   });
+
+  it('accepts only the exact token it issued: no padding, stray characters or other spellings of the signature', () => {
+    const creds = identity.issue();
+    const dot = creds.token.lastIndexOf('.');
+    const [id, sig] = [creds.token.slice(0, dot), creds.token.slice(dot + 1)];
+    const spellings = [
+      `${creds.token}=`,
+      `${creds.token}==`,
+      `${creds.token} `,
+      `${id}.${sig.slice(0, 10)}!${sig.slice(10)}`,
+      `${id}.${sig.slice(0, 10)}\n${sig.slice(10)}`,
+      // base64url's last character carries 2 unused bits: 3 other characters decode to the same bytes.
+      ...[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
+        .filter((c) => c !== sig.at(-1))
+        .map((c) => `${id}.${sig.slice(0, -1)}${c}`),
+    ];
+    for (const token of spellings) expect(identity.verify(token), JSON.stringify(token)).toBeNull();
+    expect(identity.verify(creds.token)).toBe(creds.playerId);
+  });
 });
 
 describe('rate limits', () => {
@@ -167,6 +186,31 @@ describe('config', () => {
     expect(loadConfig({ HELPER_THREADS_NICE: '19' }).helperThreadsNice).toBe(19);
     expect(() => loadConfig({ HELPER_THREADS_NICE: '20' })).toThrow(/HELPER_THREADS_NICE/);
     expect(() => loadConfig({ HELPER_THREADS_NICE: '-1' })).toThrow(/HELPER_THREADS_NICE/);
+  });
+
+  it('SUPPORT_URL and CONTACT_EMAIL, rendered as links, must be an http(s) URL or a same-site path and a plain address', () => {
+    for (const url of ['/about#support', 'https://support.example/x?y=1', 'http://x.example', ''])
+      expect(loadConfig({ SUPPORT_URL: url }).supportUrl).toBe(url);
+    for (const url of [
+      'javascript:alert(document.domain)',
+      ' JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      '//evil.example/phish',
+      '/\\evil.example',
+      'ftp://x.example',
+      'about',
+    ])
+      expect(() => loadConfig({ SUPPORT_URL: url }), url).toThrow(/SUPPORT_URL/);
+    for (const email of ['hello@chipless.app', 'a.b+c@x-y.example', ''])
+      expect(loadConfig({ CONTACT_EMAIL: email }).contactEmail).toBe(email);
+    for (const email of [
+      'a@x.example?cc=b@evil.example',
+      'a@x.example&body=hi',
+      'a b@x.example',
+      'no-at-sign',
+      'a@x.example\nbcc:b@y',
+    ])
+      expect(() => loadConfig({ CONTACT_EMAIL: email }), email).toThrow(/CONTACT_EMAIL/);
   });
 
   it('the generated session secret is created once and kept', () => {

@@ -76,6 +76,26 @@ describe('Landing', () => {
     );
   });
 
+  it('shows no support link or e-mail that is not an http(s) URL, a same-site path or a plain address', async () => {
+    stubApi(null, {
+      contactEmail: 'a@x.test?bcc=b@evil.test',
+      supportUrl: 'data:text/html,<script>1</script>',
+    });
+    await act(async () => show());
+    expect(screen.queryByRole('link', { name: 'Support Chipless' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'How to play, FAQ and contact' }));
+    const menu = screen.getByRole('dialog', { name: 'Menu' });
+    expect(within(menu).queryByRole('link', { name: /@/ })).toBeNull();
+  });
+
+  it('a protocol-relative support URL (//host) is another site: a new tab without opener or referrer', async () => {
+    stubApi(null, { contactEmail: '', supportUrl: '//support.example/x' });
+    await act(async () => show());
+    const link = screen.getByRole('link', { name: 'Support Chipless' });
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
   it('opens the join form with the code of a join link', async () => {
     stubApi(null, null);
     await act(async () => show({ joinCode: 'QWE12' }));

@@ -23,6 +23,24 @@ type Open = 'none' | 'create' | 'join' | 'menu';
 /** Where the support link goes before (or without) the server's config: the About page's support section. */
 const DEFAULT_SUPPORT_URL = '/about#support';
 
+/** A path of this site: one leading slash (`//host` and `/\host` are another host to a browser). */
+function isSitePath(url: string): boolean {
+  return url.startsWith('/') && !/^\/[/\\]/.test(url);
+}
+
+/**
+ * The support link as it may be shown: a path of this site, or an http(s) URL (another site). Anything
+ * else (`javascript:`, `data:`, a relative name) is not a link the server should have sent: not shown.
+ */
+function supportLink(url: string): { href: string; external: boolean } | null {
+  if (isSitePath(url)) return { href: url, external: false };
+  if (/^(https?:)?\/\//i.test(url)) return { href: url, external: true };
+  return null;
+}
+
+/** An address a `mailto:` link carries as it is: no query (`?cc=`, `&body=`), no spaces. */
+const PLAIN_EMAIL = /^[A-Za-z0-9.!#$'*+/=^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+
 /** The landing screen: title, tagline, the two big actions, the counter and the info menu. */
 export function Landing({
   onCreate,
@@ -37,7 +55,8 @@ export function Landing({
   const config = useAppConfig();
   // The landing always has a support link (SPEC section 2): the server's default, the About page's
   // support section, until the config is read, and when the read fails.
-  const supportUrl = config ? config.supportUrl : DEFAULT_SUPPORT_URL;
+  const support = supportLink(config ? config.supportUrl : DEFAULT_SUPPORT_URL);
+  const contactEmail = config && PLAIN_EMAIL.test(config.contactEmail) ? config.contactEmail : null;
   const close = () => {
     if (open === 'join' && joinCode) onJoinLinkClosed?.();
     setOpen('none');
@@ -82,10 +101,10 @@ export function Landing({
         <p className="landing-links">
           <Link to="/about">{landing.about}</Link>
           <Link to="/faq">{landing.faq}</Link>
-          {supportUrl ? (
+          {support ? (
             <a
-              href={supportUrl}
-              {...(supportUrl.startsWith('/') ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
+              href={support.href}
+              {...(support.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
             >
               {landing.support}
             </a>
@@ -116,10 +135,10 @@ export function Landing({
           <section className="menu-section">
             <h3>{menu.contact}</h3>
             <p>{menu.contactText}</p>
-            {config?.contactEmail ? (
+            {contactEmail ? (
               <p>
-                <a className="email" href={`mailto:${config.contactEmail}`}>
-                  {config.contactEmail}
+                <a className="email" href={`mailto:${contactEmail}`}>
+                  {contactEmail}
                 </a>
               </p>
             ) : null}
