@@ -337,7 +337,7 @@ export async function shot(page: Page, name: string, dialog = false): Promise<vo
 /** Text as a person reads it: whitespace runs collapsed. */
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-/** Compared without case: labels are upper-cased by CSS (text-transform), which innerText applies. */
+/** Compared without case (labels were once upper-cased by CSS, which innerText applies; kept lenient). */
 const fold = (s: string) => s.toLowerCase();
 
 /**
