@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterEach, beforeEach } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e', 'screenshots');
@@ -303,6 +304,29 @@ export async function openPhone(browser: Browser, name: string, baseURL: string)
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`${name}: ${err.message}`));
   return { name, context, page, errors };
+}
+
+/**
+ * For a suite (a describe) whose steps build on each other: after the first failing step the rest are
+ * skipped, so the first error stands out, and what each phone showed then (screenshots
+ * `<prefix>failure-<phone>`) and the server's last output are kept.
+ */
+export function stopAtFirstFailure(
+  prefix: string,
+  phones: readonly Phone[],
+  server: () => ChiplessServer | undefined,
+): void {
+  let broken = false;
+  beforeEach((ctx) => {
+    if (broken) ctx.skip();
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail' || broken) return;
+    broken = true;
+    for (const p of phones)
+      await shot(p.page, `${prefix}failure-${p.name.toLowerCase()}`, true).catch(() => {});
+    console.error(`server output (last 4000 characters):\n${server()?.output().slice(-4000)}`);
+  });
 }
 
 /**

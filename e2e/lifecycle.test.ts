@@ -37,7 +37,7 @@
  * from the cache, as on a phone.
  */
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CHROMIUM_ARGS,
   type ChiplessServer,
@@ -54,8 +54,9 @@ import {
   shot,
   squash,
   startChipless,
+  stopAtFirstFailure,
 } from './browser';
-import { button, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
+import { button, enterRoom, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
 
 let server: ChiplessServer | undefined;
 let browser: Browser | undefined;
@@ -147,17 +148,9 @@ async function act(who: Phone, label: string) {
   await expectHidden(yourTurn(who.page));
 }
 
-async function enter(phone: Phone, form: 'Start a Game' | 'Join with Code', code = '') {
-  const { page } = phone;
-  await page.goto('/');
-  await button(page, form).click();
-  const dialog = page.getByRole('dialog');
-  if (code) await dialog.getByLabel('Room Code').fill(code);
-  await dialog.getByLabel('Your Name').fill(phone.name);
-  await dialog.getByLabel('Starting Chips').fill('50');
-  await button(dialog, form === 'Start a Game' ? 'Create Room' : 'Join Room').click();
-  await expectVisible(page.getByRole('heading', { name: 'Game Lobby' }));
-}
+/** Creates or joins a room as the phone's owner, with $50.00. */
+const enter = (phone: Phone, form: 'Start a Game' | 'Join with Code', code = '') =>
+  enterRoom(phone.page, form, { name: phone.name, chips: '50', code });
 
 /**
  * Puts the phone to sleep: the page frozen ('frozen' lifecycle state, and its JavaScript stopped by
@@ -212,18 +205,7 @@ async function setHidden(p: Phone, hidden: boolean) {
 }
 
 describe('phones that sleep, hide and leave the page, mid-hand', () => {
-  // The steps build on each other: after a failure the rest are skipped, so the first error stands out.
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || broken) return;
-    broken = true;
-    for (const p of phones)
-      await shot(p.page, `lifecycle-failure-${p.name.toLowerCase()}`, true).catch(() => {});
-    console.error(`server output (last 4000 characters):\n${server?.output().slice(-4000)}`);
-  });
+  stopAtFirstFailure('lifecycle-', phones, () => server);
 
   it('a phone asleep 5 s gets its turn meanwhile: awake, it is its turn, and its tap works', async () => {
     await enter(ann, 'Start a Game');

@@ -17,7 +17,7 @@ import {
   type Phone,
   startChipless,
 } from './browser';
-import { button } from './screen';
+import { button, enterRoom } from './screen';
 
 const SMALL_PHONE = { width: 360, height: 640 };
 const HOST = 'WWWWWWWWWWWWWWWWWWW1';
@@ -46,16 +46,6 @@ afterAll(async () => {
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-async function enter(page: Page, form: 'Start a Game' | 'Join with Code', name: string, code = '') {
-  await page.goto('/');
-  await button(page, form).click();
-  const dialog = page.getByRole('dialog');
-  if (code) await dialog.getByLabel('Room Code').fill(code);
-  await dialog.getByLabel('Your Name').fill(name);
-  await button(dialog, form === 'Start a Game' ? 'Create Room' : 'Join Room').click();
-  await expectVisible(page.getByRole('heading', { name: 'Game Lobby' }));
-}
-
 /** Whether the element's box lies within the viewport's width and its text is not cut. */
 const fitsAcross = (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((els) =>
@@ -82,9 +72,9 @@ async function expectReachable(page: Page, labels: string[]) {
 describe('a small phone, the longest names', () => {
   it('nothing scrolls sideways, turns are reachable, the winner dialog and the settlements show whole names', async () => {
     const [host, guest] = phones as [Phone, Phone];
-    await enter(host.page, 'Start a Game', HOST);
+    await enterRoom(host.page, 'Start a Game', { name: HOST });
     const code = ((await host.page.locator('.room-code').textContent()) ?? '').trim();
-    await enter(guest.page, 'Join with Code', GUEST, code);
+    await enterRoom(guest.page, 'Join with Code', { name: GUEST, code });
     await button(host.page, `Approve ${GUEST}`).click();
     await button(host.page, 'Start Game').click();
 

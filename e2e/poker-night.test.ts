@@ -23,7 +23,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChiplessServer,
   endRun,
@@ -41,6 +41,7 @@ import {
   shot,
   squash,
   startChipless,
+  stopAtFirstFailure,
 } from './browser';
 import { button, dialog, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
 
@@ -159,18 +160,7 @@ describe('the web app as served', () => {
 });
 
 describe('a poker night on four phones', () => {
-  // The steps build on each other: after a failure the rest are skipped, so the first error stands out.
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || broken) return;
-    broken = true;
-    // What each phone showed when the step failed, and what the server said.
-    for (const p of phones) await shot(p.page, `failure-${p.name.toLowerCase()}`, true).catch(() => {});
-    console.error(`server output (last 4000 characters):\n${server?.output().slice(-4000)}`);
-  });
+  stopAtFirstFailure('', phones, () => server);
 
   it('landing, menu, about and FAQ', async () => {
     const { page } = ann;

@@ -22,7 +22,7 @@
  * Neither reload happens: a mark left on each page's `window` is still there at the end of each step.
  */
 import type { Browser, Page, WebSocket } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChiplessServer,
   endRun,
@@ -38,8 +38,9 @@ import {
   shot,
   squash,
   startChipless,
+  stopAtFirstFailure,
 } from './browser';
-import { button, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
+import { button, enterRoom, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
 
 let server: ChiplessServer | undefined;
 let browser: Browser | undefined;
@@ -99,31 +100,12 @@ async function act(who: Phone, label: string) {
   await expectHidden(yourTurn(who.page));
 }
 
-async function enter(phone: Phone, form: 'Start a Game' | 'Join with Code', code = '') {
-  const { page } = phone;
-  await page.goto('/');
-  await button(page, form).click();
-  const dialog = page.getByRole('dialog');
-  if (code) await dialog.getByLabel('Room Code').fill(code);
-  await dialog.getByLabel('Your Name').fill(phone.name);
-  await dialog.getByLabel('Starting Chips').fill('50');
-  await button(dialog, form === 'Start a Game' ? 'Create Room' : 'Join Room').click();
-  await expectVisible(page.getByRole('heading', { name: 'Game Lobby' }));
-}
+/** Creates or joins a room as the phone's owner, with $50.00. */
+const enter = (phone: Phone, form: 'Start a Game' | 'Join with Code', code = '') =>
+  enterRoom(phone.page, form, { name: phone.name, chips: '50', code });
 
 describe('a server crash and a phone offline, mid-hand, without reloads', () => {
-  // The steps build on each other: after a failure the rest are skipped, so the first error stands out.
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || broken) return;
-    broken = true;
-    for (const p of phones)
-      await shot(p.page, `restart-failure-${p.name.toLowerCase()}`, true).catch(() => {});
-    console.error(`server output (last 4000 characters):\n${server?.output().slice(-4000)}`);
-  });
+  stopAtFirstFailure('restart-', phones, () => server);
 
   it('the server is killed and started again: every phone comes back to the same hand, play goes on', async () => {
     await enter(ann, 'Start a Game');

@@ -51,7 +51,7 @@ import {
   squash,
   startChipless,
 } from './browser';
-import { button, dialog, hostControls, seat, yourTurn } from './screen';
+import { button, dialog, enterRoom, hostControls, seat, yourTurn } from './screen';
 
 const SMALL_PHONE = { width: 360, height: 640 };
 const NO_CONNECTION = 'No connection right now. Please try again in a moment.';
@@ -230,23 +230,9 @@ async function act(who: Phone, label: string) {
 
 const openDialogs = (page: Page) => page.getByRole('dialog').count();
 
-async function enter(
-  p: Phone,
-  form: 'Start a Game' | 'Join with Code',
-  chips: string,
-  code = '',
-  as = p.name,
-) {
-  const { page } = p;
-  await page.goto('/');
-  await tap(button(page, form));
-  const box = page.getByRole('dialog');
-  if (code) await box.getByLabel('Room Code').fill(code);
-  await box.getByLabel('Your Name').fill(as);
-  await box.getByLabel('Starting Chips').fill(chips);
-  await tap(button(box, form === 'Start a Game' ? 'Create Room' : 'Join Room'));
-  await expectVisible(page.getByRole('heading', { name: 'Game Lobby' }));
-}
+/** Creates or joins a room from the phone (as `as`, its owner by default), tapping at a person's pace. */
+const enter = (p: Phone, form: 'Start a Game' | 'Join with Code', chips: string, code = '', as = p.name) =>
+  enterRoom(p.page, form, { name: as, chips, code, press: tap });
 
 // ---------------------------------------------------------------------------------------------
 // Touch targets
