@@ -13,7 +13,10 @@
  * - daily_analytics/{date}/sessions/{count|totalMinutes}, all_time_stats/sessions/{count|totalMinutes};
  *   averageMinutes = totalMinutes / count, computed on read.
  *
- * Dates are UTC (YYYY-MM-DD). Every failure is logged and swallowed: analytics never block a player.
+ * Dates are UTC (YYYY-MM-DD), taken from the server's clock when the counter is written: the day of a
+ * command's commit, of a visit's beacon, and of a session-minutes beacon (so minutes reported after
+ * midnight UTC count on the new day, while the session's count stays on the day it began).
+ * Every failure is logged and swallowed: analytics never block a player.
  */
 import type { GameEvent } from '../engine';
 import type { Logger } from './logger';

@@ -12,6 +12,15 @@ import { KeyedRateLimiter } from './rate-limit';
 
 const MAX_BODY_BYTES = 1024;
 
+/**
+ * Session minutes one client (IP) may report: MINUTES_PER_IP_PER_MINUTE a minute of wall time (a table
+ * of ten phones on one Wi-Fi, each open the whole time), up to MINUTES_PER_IP_BURST at once (that table
+ * reporting an eight-hour night when the pages close). Beyond it the minutes are not counted: each
+ * beacon may carry up to a day (1440), so the beacon limit alone let one script add 86,400 a minute.
+ */
+export const MINUTES_PER_IP_PER_MINUTE = 10;
+export const MINUTES_PER_IP_BURST = 10 * 8 * 60;
+
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
@@ -70,23 +79,30 @@ export function createHttpApi(deps: HttpApiDeps) {
   const { config, analytics, logger, now } = deps;
   // Analytics beacons per IP: generous for people, a ceiling for scripts inflating counters.
   const beacons = new KeyedRateLimiter(1, 60);
+  // A drained minutes budget takes hours to fill again: swept (of the full ones) once a minute.
+  const minutes = new KeyedRateLimiter(MINUTES_PER_IP_PER_MINUTE / 60, MINUTES_PER_IP_BURST);
+  let minutesSwept = Number.NEGATIVE_INFINITY;
 
   const post = async (
     req: IncomingMessage,
     res: ServerResponse,
-    record: (body: unknown) => Promise<boolean>,
+    record: (body: unknown, ip: string, t: number) => Promise<boolean>,
   ): Promise<void> => {
     const t = now();
     beacons.sweep(t);
-    if (!beacons.take(deps.clientIp(req), t))
-      return json(res, 429, { error: 'Too many requests. Please wait a moment.' });
+    if (t - minutesSwept >= 60_000) {
+      minutesSwept = t;
+      minutes.sweep(t);
+    }
+    const ip = deps.clientIp(req);
+    if (!beacons.take(ip, t)) return json(res, 429, { error: 'Too many requests. Please wait a moment.' });
     const text = await readBody(req);
     if (text === null) {
       // The rest of the body is not read: the connection ends with this answer.
       res.setHeader('Connection', 'close');
       return json(res, 413, { error: 'Invalid request' });
     }
-    if (!(await record(parseJson(text)))) return json(res, 400, { error: 'Invalid request' });
+    if (!(await record(parseJson(text), ip, t))) return json(res, 400, { error: 'Invalid request' });
     res.statusCode = 204;
     res.end();
   };
@@ -131,10 +147,11 @@ export function createHttpApi(deps: HttpApiDeps) {
         return true;
       case '/api/analytics/session':
         if (method !== 'POST') return methodNotAllowed(res, 'POST');
-        await post(req, res, async (body) => {
+        await post(req, res, async (body, ip, t) => {
           const parsed = sessionEndSchema.safeParse(body);
           if (!parsed.success) return false;
-          await analytics.recordSessionEnd(parsed.data.minutes);
+          const counted = minutes.takeUpTo(ip, parsed.data.minutes, t);
+          if (counted > 0) await analytics.recordSessionEnd(counted);
           return true;
         });
         return true;

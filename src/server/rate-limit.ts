@@ -71,6 +71,14 @@ export class TokenBucket {
     return true;
   }
 
+  /** Takes up to `wanted` whole tokens (a quantity, such as minutes); returns how many it got. */
+  takeUpTo(wanted: number, now: number): number {
+    this.refill(now);
+    const got = Math.max(0, Math.min(wanted, Math.floor(this.tokens)));
+    this.tokens -= got;
+    return got;
+  }
+
   /** True when the bucket is full again (a keyed limiter may forget it). */
   isFull(now: number): boolean {
     this.refill(now);
@@ -95,12 +103,21 @@ export class KeyedRateLimiter {
 
   /** Takes one token from `key`'s bucket; false when it is empty. */
   take(key: string, now: number): boolean {
+    return this.bucket(key, now).take(now);
+  }
+
+  /** Takes up to `wanted` whole tokens from `key`'s bucket; returns how many it got. */
+  takeUpTo(key: string, wanted: number, now: number): number {
+    return this.bucket(key, now).takeUpTo(wanted, now);
+  }
+
+  private bucket(key: string, now: number): TokenBucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = new TokenBucket(this.ratePerSec, this.burst, now);
       this.buckets.set(key, bucket);
     }
-    return bucket.take(now);
+    return bucket;
   }
 
   /** Forgets the buckets that refilled completely. */

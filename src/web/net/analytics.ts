@@ -16,6 +16,8 @@ interface AnalyticsSession {
 }
 
 const SESSION_GAP_MS = 30 * 60_000;
+/** The most minutes one beacon may carry (sessionEndSchema): more would be refused, and all of it lost. */
+const MAX_MINUTES_PER_REPORT = 24 * 60;
 
 function isSession(v: unknown): v is AnalyticsSession {
   const s = v as AnalyticsSession;
@@ -59,7 +61,10 @@ export function startAnalytics(now: () => number = Date.now): void {
     const next = { ...current, lastSeen: at, reportedMinutes: Math.max(minutes, current.reportedMinutes) };
     storage.setAnalytics(next);
     if (delta <= 0 || typeof navigator.sendBeacon !== 'function') return;
-    const body: SessionEndRequest = { sessionId: current.id, minutes: delta };
+    const body: SessionEndRequest = {
+      sessionId: current.id,
+      minutes: Math.min(delta, MAX_MINUTES_PER_REPORT),
+    };
     try {
       navigator.sendBeacon(
         '/api/analytics/session',
