@@ -7,7 +7,18 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HELPER_THREADS_NICE } from './helper-threads';
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/**
+ * A whole number written in decimal digits, `def` when unset or empty (as for text below: `PORT= npm
+ * start` is the default port, not port 0). Number() alone took '' as 0, and '0x10' or '1e3' as numbers.
+ */
+const int = (def: number, min = 0) =>
+  z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()))
+    .pipe(z.string().regex(/^\d+$/, 'must be a whole number').optional())
+    .transform((s) => (s === undefined ? def : Number(s)))
+    .pipe(z.number().int().min(min));
 /** Empty strings count as unset, so `FOO= npm start` behaves like no FOO. */
 const optionalText = z
   .string()
@@ -59,7 +70,8 @@ const envSchema = z.object({
     .string()
     .default('/about#support')
     .refine(isSafeLink, 'must be an http(s) URL or a path starting with a single / (or empty)'),
-  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  // Written into every page's canonical links and the CSP's WebSocket origin: an http(s) origin only.
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ROOM_IDLE_MS: int(600_000, 1),
   CLEANUP_INTERVAL_MS: int(300_000, 1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

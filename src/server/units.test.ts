@@ -188,6 +188,19 @@ describe('config', () => {
     expect(() => loadConfig({ HELPER_THREADS_NICE: '-1' })).toThrow(/HELPER_THREADS_NICE/);
   });
 
+  it('an empty number is unset (its default), and numbers are decimal digits only', () => {
+    const c = loadConfig({ PORT: '', HEAP_GROWING_PERCENT: ' ', HELPER_THREADS_NICE: '', ROOM_IDLE_MS: '' });
+    expect([c.port, c.heapGrowingPercent, c.helperThreadsNice, c.roomIdleMs]).toEqual([
+      3000, 150, 10, 600_000,
+    ]);
+    expect(loadConfig({ PORT: ' 8080 ' }).port).toBe(8080);
+    for (const bad of ['0x10', '1e3', '3.5', '+1', 'abc'])
+      expect(() => loadConfig({ PORT: bad })).toThrow(/PORT/);
+    expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/);
+    expect(loadConfig({ PUBLIC_URL: 'http://x.example' }).publicUrl).toBe('http://x.example');
+  });
+
   it('SUPPORT_URL and CONTACT_EMAIL, rendered as links, must be an http(s) URL or a same-site path and a plain address', () => {
     for (const url of ['/about#support', 'https://support.example/x?y=1', 'http://x.example', ''])
       expect(loadConfig({ SUPPORT_URL: url }).supportUrl).toBe(url);
