@@ -3,7 +3,7 @@
  * POST /api/analytics/session. Bodies are size-capped and validated with the shared schemas.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConfigResponse, StatsResponse } from '../shared/protocol';
+import { type ConfigResponse, type StatsResponse, TOO_MANY_REQUESTS } from '../shared/protocol';
 import { sessionEndSchema, visitSchema } from '../shared/schemas';
 import type { Analytics } from './analytics';
 import type { Config } from './config';
@@ -95,7 +95,7 @@ export function createHttpApi(deps: HttpApiDeps) {
       minutes.sweep(t);
     }
     const ip = deps.clientIp(req);
-    if (!beacons.take(ip, t)) return json(res, 429, { error: 'Too many requests. Please wait a moment.' });
+    if (!beacons.take(ip, t)) return json(res, 429, { error: TOO_MANY_REQUESTS });
     const text = await readBody(req);
     if (text === null) {
       // The rest of the body is not read: the connection ends with this answer.

@@ -17,6 +17,7 @@ import {
   type ClientToServerEvents,
   INVALID_REQUEST,
   type ServerToClientEvents,
+  TOO_MANY_REQUESTS,
 } from '../shared/protocol';
 import { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from '../shared/schemas';
 import { type Broadcaster, playerRoom } from './broadcaster';
@@ -46,7 +47,7 @@ export type ChiplessServer = Server<
 >;
 type ChiplessSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a moment.';
+export { TOO_MANY_REQUESTS };
 export const JOIN_ROOM_NOT_FOUND = 'Room not found. Please check the room code.';
 export const NOT_IN_ROOM = 'You are not in this room';
 

@@ -20,6 +20,8 @@ export type Ack<T> = { ok: true; data: T } | { ok: false; error: string };
 export const INVALID_REQUEST = 'Invalid request';
 /** The answer to a command the server failed to carry out (a store error, a conflict that kept losing). */
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
+/** The answer to a request over a rate limit (the phone may ask again a little later). */
+export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a moment.';
 
 export type WireCommand = z.input<typeof commandSchema>;
 export type CreateRoomRequest = z.input<typeof createRoomSchema>;

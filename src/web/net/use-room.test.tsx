@@ -1,7 +1,7 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logDelta } from '../../shared/log-delta';
-import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
+import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG, TOO_MANY_REQUESTS } from '../../shared/protocol';
 import { actNow, lobby, snapshot, step } from '../test/rooms';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
@@ -62,6 +62,7 @@ describe('useRoom', () => {
   it.each([
     ['times out', NO_CONNECTION_ERROR],
     ['is answered "Something went wrong"', SOMETHING_WENT_WRONG],
+    ['is answered "Too many requests"', TOO_MANY_REQUESTS],
   ])(
     'keeps the seat when a resume %s, and asks again while the connection stays up (regression)',
     async (_, error) => {

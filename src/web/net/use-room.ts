@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Command } from '../../engine/types';
 import { mergeSnapshot } from '../../shared/log-delta';
-import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG } from '../../shared/protocol';
+import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG, TOO_MANY_REQUESTS } from '../../shared/protocol';
 import { notices } from '../texts';
 import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
 import { storage } from './storage';
@@ -103,7 +103,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       clearTimeout(retry);
       void client.resume(code).then((res) => {
         if (closed || codeRef.current !== code) return;
-        const serverHiccup = !res.ok && res.error === SOMETHING_WENT_WRONG;
+        // The server failing to carry it out, or a rate limit: neither says the seat is gone, so it
+        // asks again, a few times, before it gives the seat up.
+        const serverHiccup =
+          !res.ok && (res.error === SOMETHING_WENT_WRONG || res.error === TOO_MANY_REQUESTS);
         serverFailures = serverHiccup ? serverFailures + 1 : 0;
         if (res.ok) {
           enter(res.data);
