@@ -258,7 +258,6 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A phone: its own context (own local storage, so its own player), 360×740, touch. */
 /**
  * The end of a suite: closes the browser, then stops the server (also when closing failed), and
  * returns the uncaught exceptions every phone's page threw, which fail the run even when every step
@@ -286,6 +285,7 @@ export interface Phone {
   errors: string[];
 }
 
+/** A phone: its own context (own local storage, so its own player), 360×740, touch. */
 export async function openPhone(browser: Browser, name: string, baseURL: string): Promise<Phone> {
   const context = await browser.newContext({
     baseURL,
