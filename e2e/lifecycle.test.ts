@@ -52,11 +52,26 @@ import {
   openPhone,
   type Phone,
   shot,
-  squash,
   startChipless,
   stopAtFirstFailure,
 } from './browser';
-import { button, enterRoom, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
+import {
+  act,
+  button,
+  expectConserved as expectConservedOn,
+  expectHand as expectHandOn,
+  expectNoReload,
+  type HandState,
+  hostControls,
+  mark,
+  pot,
+  reconnecting,
+  seat,
+  stage,
+  startGame,
+  waitingLine,
+  yourTurn,
+} from './screen';
 
 let server: ChiplessServer | undefined;
 let browser: Browser | undefined;
@@ -87,70 +102,13 @@ afterAll(async () => {
   expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
-const reconnecting = (page: Page) => page.getByRole('status').filter({ hasText: 'Reconnecting…' });
 const alert = (page: Page) => page.getByRole('alert');
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-interface HandState {
-  stage: string;
-  pot: string;
-  seats: Record<string, string[]>;
-  turn: Phone;
-}
-
-/** Dollars in "$1,234.56" as cents. */
-const cents = (s: string) => Math.round(Number(s.replace(/[$,]/g, '')) * 100);
-
-/** Every stack on `p`'s screen plus its pot: the $150.00 brought to the table. */
-async function expectConserved(p: Phone) {
-  await eventually(async () => {
-    const potText = squash((await pot(p.page).textContent()) ?? '');
-    const stacks: number[] = [];
-    for (const name of ['Ann', 'Bob', 'Cat']) {
-      const text = squash((await seat(p.page, name).textContent()) ?? '');
-      const m = /Stack\s*(\$[\d,.]+)/.exec(text);
-      if (!m) throw new Error(`${p.name}: no stack for ${name} in ${text}`);
-      stacks.push(cents(m[1]!));
-    }
-    const m = /Pot\s*(\$[\d,.]+)/.exec(potText);
-    if (!m) throw new Error(`${p.name}: no pot in ${potText}`);
-    expect(stacks.reduce((a, b) => a + b, 0) + cents(m[1]!), `${p.name}: stacks + pot`).toBe(15_000);
-  });
-}
-
-/** Stage, pot, stacks and bets, whose turn it is, and the chips adding up, on every phone. */
-async function expectHand(state: HandState, seated = phones) {
-  for (const p of seated) {
-    await expectText(stage(p.page), state.stage);
-    await expectText(pot(p.page), state.pot);
-    for (const [name, parts] of Object.entries(state.seats)) await expectContains(seat(p.page, name), parts);
-    if (p === state.turn) {
-      await expectVisible(yourTurn(p.page));
-    } else {
-      await expectText(waitingLine(p.page), `${state.turn.name}'s Turn Waiting for their action...`);
-      await expectHidden(yourTurn(p.page));
-    }
-    await expectConserved(p);
-  }
-}
-
-/** Marks a page's window, so `expectNoReload` can tell the page was never loaded again. */
-async function mark(p: Phone) {
-  await p.page.evaluate(() => Object.assign(window, { chiplessE2eMark: true }));
-}
-async function expectNoReload(p: Phone) {
-  expect(await p.page.evaluate(() => 'chiplessE2eMark' in window), `${p.name} was reloaded`).toBe(true);
-}
-
-/** Presses a button of `who`'s turn and waits until the turn has left the phone. */
-async function act(who: Phone, label: string) {
-  await button(yourTurn(who.page), label).click();
-  await expectHidden(yourTurn(who.page));
-}
-
-/** Creates or joins a room as the phone's owner, with $50.00. */
-const enter = (phone: Phone, form: 'Start a Game' | 'Join with Code', code = '') =>
-  enterRoom(phone.page, form, { name: phone.name, chips: '50', code });
+/** Every phone's stacks plus pot: the $150.00 Ann, Bob and Cat brought. */
+const TABLE = { names: ['Ann', 'Bob', 'Cat'], total: 15_000 };
+const expectHand = (state: HandState, seated = phones) => expectHandOn(state, seated, TABLE);
+const expectConserved = (p: Phone) => expectConservedOn(p, TABLE.names, TABLE.total);
 
 /**
  * Puts the phone to sleep: the page frozen ('frozen' lifecycle state, and its JavaScript stopped by
@@ -208,13 +166,7 @@ describe('phones that sleep, hide and leave the page, mid-hand', () => {
   stopAtFirstFailure('lifecycle-', phones, () => server);
 
   it('a phone asleep 5 s gets its turn meanwhile: awake, it is its turn, and its tap works', async () => {
-    await enter(ann, 'Start a Game');
-    const code = squash((await ann.page.locator('.room-code').textContent()) ?? '');
-    for (const p of [bob, cat]) {
-      await enter(p, 'Join with Code', code);
-      await button(ann.page, `Approve ${p.name}`).click();
-    }
-    await button(ann.page, 'Start Game').click();
+    await startGame(ann, [bob, cat]);
     await expectHand({
       stage: 'Pre-Flop',
       pot: 'Pot $3.00',

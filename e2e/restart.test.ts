@@ -21,7 +21,7 @@
  * sees Ann go (the other phones show her offline), and she gets nothing while offline.
  * Neither reload happens: a mark left on each page's `window` is still there at the end of each step.
  */
-import type { Browser, Page, WebSocket } from 'playwright-core';
+import type { Browser, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChiplessServer,
@@ -36,11 +36,24 @@ import {
   openPhone,
   type Phone,
   shot,
-  squash,
   startChipless,
   stopAtFirstFailure,
 } from './browser';
-import { button, enterRoom, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
+import {
+  act,
+  button,
+  expectHand as expectHandOn,
+  expectNoReload as expectNoReloadOf,
+  type HandState,
+  hostControls,
+  mark,
+  pot,
+  reconnecting,
+  seat,
+  startGame,
+  waitingLine,
+  yourTurn,
+} from './screen';
 
 let server: ChiplessServer | undefined;
 let browser: Browser | undefined;
@@ -64,57 +77,21 @@ afterAll(async () => {
   expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
-const reconnecting = (page: Page) => page.getByRole('status').filter({ hasText: 'Reconnecting…' });
-
-/** Stage, pot, stacks and bets, and whose turn it is, on every phone. */
-async function expectHand(
-  state: { stage: string; pot: string; seats: Record<string, string[]>; turn: Phone },
-  seated = phones,
-) {
-  for (const p of seated) {
-    await expectText(stage(p.page), state.stage);
-    await expectText(pot(p.page), state.pot);
-    for (const [name, parts] of Object.entries(state.seats)) await expectContains(seat(p.page, name), parts);
-    if (p === state.turn) {
-      await expectVisible(yourTurn(p.page));
-    } else {
-      await expectText(waitingLine(p.page), `${state.turn.name}'s Turn Waiting for their action...`);
-      await expectHidden(yourTurn(p.page));
-    }
-  }
-}
-
-/** Marks each page's window, so `expectNoReload` can tell the page was never loaded again. */
-async function markPages() {
-  for (const p of phones) await p.page.evaluate(() => Object.assign(window, { chiplessE2eMark: true }));
-}
-async function expectNoReload() {
-  for (const p of phones) {
-    expect(await p.page.evaluate(() => 'chiplessE2eMark' in window), `${p.name} was reloaded`).toBe(true);
-  }
-}
-
-/** Presses a button of `who`'s turn. */
-async function act(who: Phone, label: string) {
-  await button(yourTurn(who.page), label).click();
-  await expectHidden(yourTurn(who.page));
-}
-
-/** Creates or joins a room as the phone's owner, with $50.00. */
-const enter = (phone: Phone, form: 'Start a Game' | 'Join with Code', code = '') =>
-  enterRoom(phone.page, form, { name: phone.name, chips: '50', code });
+/** Every phone's stacks plus pot: the $150.00 Ann, Bob and Cat brought. */
+const TABLE = { names: ['Ann', 'Bob', 'Cat'], total: 15_000 };
+const expectHand = (state: HandState, seated = phones) => expectHandOn(state, seated, TABLE);
+const markPages = async () => {
+  for (const p of phones) await mark(p);
+};
+const expectNoReload = async () => {
+  for (const p of phones) await expectNoReloadOf(p);
+};
 
 describe('a server crash and a phone offline, mid-hand, without reloads', () => {
   stopAtFirstFailure('restart-', phones, () => server);
 
   it('the server is killed and started again: every phone comes back to the same hand, play goes on', async () => {
-    await enter(ann, 'Start a Game');
-    const code = squash((await ann.page.locator('.room-code').textContent()) ?? '');
-    for (const p of [bob, cat]) {
-      await enter(p, 'Join with Code', code);
-      await button(ann.page, `Approve ${p.name}`).click();
-    }
-    await button(ann.page, 'Start Game').click();
+    await startGame(ann, [bob, cat]);
     await expectHand({
       stage: 'Pre-Flop',
       pot: 'Pot $3.00',
