@@ -761,7 +761,11 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
     const win = dialog(ann.page, 'Declare Winner');
     await expectVisible(win);
     const winProblems = await sheetProblems(ann.page);
-    await tap(win.getByRole('checkbox', { name: 'Bob' }));
+    // A finger taps the row's name, not the 24 px box: the label forwards the tap to its checkbox.
+    await tap(win.locator('label.choice', { hasText: 'Bob' }));
+    await eventually(async () => {
+      expect(await win.getByRole('checkbox', { name: 'Bob' }).isChecked()).toBe(true);
+    });
     const award = await notInBottomHalf(ann.page, button(win, 'Award Pot'), 'Award Pot');
     await tapTimes(ann.page, button(win, 'Award Pot'), 3);
     await expectHidden(win);

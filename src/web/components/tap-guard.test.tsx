@@ -120,6 +120,27 @@ describe('tap guard', () => {
     expect(log).toEqual(['first']);
   });
 
+  it('a tap on a label’s text and the click the label forwards to its checkbox are one tap', () => {
+    render(
+      <label>
+        <input type="checkbox" />
+        <span>Bob</span>
+      </label>,
+    );
+    // What a phone's browser sends for a tap on the row's text: the tap's click on the label, then the
+    // click the label forwards to its input, at the same spot and time (the Winner dialog's rows).
+    tap(screen.getByText('Bob'), 0);
+    const forwarded = new MouseEvent('click', {
+      bubbles: true,
+      cancelable: true,
+      detail: 1,
+      clientX: 100,
+      clientY: 500,
+    });
+    screen.getByRole('checkbox', { name: 'Bob' }).dispatchEvent(forwarded);
+    expect(forwarded.defaultPrevented).toBe(false);
+  });
+
   it('leaves mouse clicks as they were (a desktop browser)', () => {
     const log: string[] = [];
     render(<Dock log={log} />);

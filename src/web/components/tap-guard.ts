@@ -37,8 +37,11 @@ interface Control {
 
 function controlOf(target: EventTarget | null): Control {
   if (!(target instanceof Element)) return { element: null, says: '' };
-  const element =
+  const found =
     target.closest('button, a, input, select, textarea, label, [role="button"], [tabindex]') ?? target;
+  // A label is its control: a tap on a label's text is followed by the click the label forwards to
+  // its input, at the same spot and time, which is that same tap (the Winner dialog's rows).
+  const element = (found instanceof HTMLLabelElement ? found.control : null) ?? found;
   return { element, says: element.getAttribute('aria-label') ?? element.textContent ?? '' };
 }
 
