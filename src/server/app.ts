@@ -160,15 +160,17 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
         await rooms.drain();
         // io.close() waits for every WebSocket to finish its closing handshake, which a phone that
         // stopped reading (or lost its network) never answers: `ws` waits 30 s for it, three times
-        // main.ts's whole shutdown budget. Phones that answer get CLOSE_GRACE_MS; the rest are ended.
+        // main.ts's whole shutdown budget. It also waits for the HTTP server's close, which waits for
+        // every connection, such as a beacon whose body never finishes arriving. Phones that answer
+        // get CLOSE_GRACE_MS; then the rest are ended, WebSockets and HTTP connections alike.
         const webSockets = openWebSockets(io);
         const closed = io.close();
         let grace: NodeJS.Timeout | undefined;
         await Promise.race([closed, new Promise((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
         clearTimeout(grace);
         for (const ws of webSockets) ws.terminate();
-        await closed;
         httpServer.closeAllConnections();
+        await closed;
       })();
       return closing;
     },

@@ -6,6 +6,7 @@
  * (outgoing-limit.ts), and the other phones in the room are not held up meanwhile.
  */
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_QUEUED_BYTES } from './outgoing-limit';
 import type { ChiplessServer } from './socket-gateway';
@@ -174,5 +175,25 @@ describe('a phone that stops reading', () => {
     const started = performance.now();
     await withTimeout(server.app.close(), 5000, 'app.close() hung on a phone that does not read');
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('an HTTP request left half-sent (a beacon from a phone that lost its network) does not hold up a graceful stop either', async () => {
+    const server = await startServer();
+    servers.push(server);
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.on('error', () => {});
+    // Content-Length 100, 5 bytes sent: the server waits for the rest of the body.
+    socket.write(
+      'POST /api/analytics/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ses',
+    );
+    await sleep(100);
+    const started = performance.now();
+    // Before: io.close() waited for the HTTP server's close, which waits for every connection, and the
+    // connections were only closed after it: main.ts's 10 s budget ran out and the store was not closed.
+    await withTimeout(server.app.close(), 5000, 'app.close() hung on a half-sent request');
+    expect(performance.now() - started).toBeLessThan(5000);
+    socket.destroy();
   });
 });
