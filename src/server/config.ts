@@ -11,14 +11,16 @@ import { DEFAULT_HELPER_THREADS_NICE } from './helper-threads';
  * A whole number written in decimal digits, `def` when unset or empty (as for text below: `PORT= npm
  * start` is the default port, not port 0). Number() alone took '' as 0, and '0x10' or '1e3' as numbers.
  */
-const int = (def: number, min = 0) =>
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .optional()
     .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()))
     .pipe(z.string().regex(/^\d+$/, 'must be a whole number').optional())
     .transform((s) => (s === undefined ? def : Number(s)))
-    .pipe(z.number().int().min(min));
+    .pipe(z.number().int().min(min).max(max));
+/** The longest delay Node's timers take (ms); a longer one fires after 1 ms, every 1 ms for an interval. */
+const MAX_TIMER_MS = 2_147_483_647;
 /** Empty strings count as unset, so `FOO= npm start` behaves like no FOO. */
 const optionalText = z
   .string()
@@ -72,8 +74,8 @@ const envSchema = z.object({
     .refine(isSafeLink, 'must be an http(s) URL or a path starting with a single / (or empty)'),
   // Written into every page's canonical links and the CSP's WebSocket origin: an http(s) origin only.
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  ROOM_IDLE_MS: int(600_000, 1),
-  CLEANUP_INTERVAL_MS: int(300_000, 1),
+  ROOM_IDLE_MS: int(600_000, 1, MAX_TIMER_MS),
+  CLEANUP_INTERVAL_MS: int(300_000, 1, MAX_TIMER_MS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])

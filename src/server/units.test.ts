@@ -199,6 +199,11 @@ describe('config', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/);
     expect(loadConfig({ PUBLIC_URL: 'http://x.example' }).publicUrl).toBe('http://x.example');
+    // Past what Node's timers take, the cleanup interval would fire every 1 ms; the idle time has the same
+    // bound (24.8 days, far past any poker night).
+    expect(loadConfig({ CLEANUP_INTERVAL_MS: '2147483647' }).cleanupIntervalMs).toBe(2_147_483_647);
+    expect(() => loadConfig({ CLEANUP_INTERVAL_MS: '3000000000' })).toThrow(/CLEANUP_INTERVAL_MS/);
+    expect(() => loadConfig({ ROOM_IDLE_MS: '3000000000' })).toThrow(/ROOM_IDLE_MS/);
   });
 
   it('SUPPORT_URL and CONTACT_EMAIL, rendered as links, must be an http(s) URL or a same-site path and a plain address', () => {
