@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+let stop: () => void = () => {};
+
 afterEach(() => {
+  stop();
   vi.unstubAllGlobals();
   vi.resetModules();
   localStorage.clear();
@@ -12,7 +15,7 @@ async function start(now: () => number) {
   vi.stubGlobal('fetch', fetchMock);
   Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
   const { startAnalytics } = await import('./analytics');
-  startAnalytics(now);
+  stop = startAnalytics(now);
   return { fetchMock, beacon };
 }
 
@@ -52,5 +55,18 @@ describe('analytics', () => {
     const { fetchMock } = await start(() => 1_000_000 + 10 * 60_000);
     const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
     expect(JSON.parse(String(init.body))).toEqual({ sessionId: 'abc', newSession: false });
+  });
+
+  it('a page open longer than a day reports at most the 1440 minutes the server accepts in one beacon (regression)', async () => {
+    let t = 1_000_000;
+    const { beacon } = await start(() => t);
+    t += 25 * 60 * 60_000; // 1500 minutes, visible the whole time
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacon).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(await beacon.mock.calls[0]![1].text()).minutes).toBe(24 * 60);
+    // Nothing more to report afterwards: the whole minutes so far count as reported.
+    t += 30_000;
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacon).toHaveBeenCalledTimes(1);
   });
 });

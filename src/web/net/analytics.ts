@@ -33,9 +33,12 @@ function isSession(v: unknown): v is AnalyticsSession {
 
 let started = false;
 
-/** Records this page load and reports session minutes when the page is hidden. Runs once per page. */
-export function startAnalytics(now: () => number = Date.now): void {
-  if (started || typeof window === 'undefined') return;
+/**
+ * Records this page load and reports session minutes when the page is hidden. Runs once per page;
+ * returns what stops it (its listeners removed; for tests, which start it again with new fakes).
+ */
+export function startAnalytics(now: () => number = Date.now): () => void {
+  if (started || typeof window === 'undefined') return () => {};
   started = true;
   const t = now();
   const stored = storage.analytics(isSession);
@@ -74,8 +77,14 @@ export function startAnalytics(now: () => number = Date.now): void {
       // Ignored on purpose.
     }
   };
-  window.addEventListener('pagehide', report);
-  document.addEventListener('visibilitychange', () => {
+  const onVisibility = () => {
     if (document.visibilityState === 'hidden') report();
-  });
+  };
+  window.addEventListener('pagehide', report);
+  document.addEventListener('visibilitychange', onVisibility);
+  return () => {
+    window.removeEventListener('pagehide', report);
+    document.removeEventListener('visibilitychange', onVisibility);
+    started = false;
+  };
 }
