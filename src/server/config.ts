@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../shared/links';
 import { DEFAULT_HELPER_THREADS_NICE } from './helper-threads';
 
 /**
@@ -36,22 +37,6 @@ const optionalText = z
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 150;
 
-/** An address a `mailto:` link may carry as it is: no query (`?cc=`), no spaces, nothing to escape. */
-const PLAIN_EMAIL = /^[A-Za-z0-9.!#$'*+/=^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
-
-/** Empty, an absolute http(s) URL, or a path of this site (not `//host` or `/\host`, which browsers read as another host). */
-function isSafeLink(s: string): boolean {
-  if (s === '') return true;
-  if (s.startsWith('/')) return !/^\/[/\\]/.test(s) && !/[\s\\]/.test(s);
-  if (!/^https?:\/\//i.test(s)) return false;
-  try {
-    const url = new URL(s);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 const envSchema = z.object({
   PORT: int(3000).pipe(z.number().max(65535)),
   HOST: optionalText,
@@ -71,7 +56,10 @@ const envSchema = z.object({
   SUPPORT_URL: z
     .string()
     .default('/about#support')
-    .refine(isSafeLink, 'must be an http(s) URL or a path starting with a single / (or empty)'),
+    .refine(
+      (s) => s === '' || isSitePath(s) || isHttpUrl(s),
+      'must be an http(s) URL or a path starting with a single / (or empty)',
+    ),
   // Written into every page's canonical links and the CSP's WebSocket origin: an http(s) origin only.
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ROOM_IDLE_MS: int(600_000, 1, MAX_TIMER_MS),

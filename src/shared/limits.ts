@@ -11,6 +11,8 @@ export const MAX_AMOUNT_CENTS = 100_000_000_00;
 /** Incoming socket messages larger than this (bytes, JSON) are refused with 'Invalid request'. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 export const HANDS_DEALT_PLACEHOLDER = 127843;
+/** The most session minutes one analytics beacon may carry (a day). */
+export const MAX_SESSION_MINUTES_PER_REPORT = 24 * 60;
 /**
  * What a player id looks like: the server makes them (UUIDs), and tokens and commands naming a player
  * must match. No '_', so no '__proto__'; the engine also reads players by own key only.

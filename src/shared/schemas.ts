@@ -3,7 +3,13 @@
  * file: the web app uses the types in protocol.ts, so zod never reaches the browser bundle.
  */
 import { z } from 'zod';
-import { MAX_AMOUNT_CENTS, NAME_MAX_LENGTH, PLAYER_ID_PATTERN, ROOM_CODE_LENGTH } from './limits';
+import {
+  MAX_AMOUNT_CENTS,
+  MAX_SESSION_MINUTES_PER_REPORT,
+  NAME_MAX_LENGTH,
+  PLAYER_ID_PATTERN,
+  ROOM_CODE_LENGTH,
+} from './limits';
 
 const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
 const playerId = z.string().regex(PLAYER_ID_PATTERN);
@@ -61,9 +67,5 @@ export const visitSchema = z.strictObject({ sessionId: z.string().min(1).max(64)
 /** POST /api/analytics/session: a finished session's length in whole minutes (sent with sendBeacon). */
 export const sessionEndSchema = z.strictObject({
   sessionId: z.string().min(1).max(64),
-  minutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 60),
+  minutes: z.number().int().min(0).max(MAX_SESSION_MINUTES_PER_REPORT),
 });

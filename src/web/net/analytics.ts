@@ -1,3 +1,4 @@
+import { MAX_SESSION_MINUTES_PER_REPORT } from '../../shared/limits';
 import type { SessionEndRequest, VisitRequest } from '../../shared/protocol';
 import { newId } from './ids';
 import { storage } from './storage';
@@ -16,8 +17,6 @@ interface AnalyticsSession {
 }
 
 const SESSION_GAP_MS = 30 * 60_000;
-/** The most minutes one beacon may carry (sessionEndSchema): more would be refused, and all of it lost. */
-const MAX_MINUTES_PER_REPORT = 24 * 60;
 
 function isSession(v: unknown): v is AnalyticsSession {
   const s = v as AnalyticsSession;
@@ -66,7 +65,8 @@ export function startAnalytics(now: () => number = Date.now): () => void {
     if (delta <= 0 || typeof navigator.sendBeacon !== 'function') return;
     const body: SessionEndRequest = {
       sessionId: current.id,
-      minutes: Math.min(delta, MAX_MINUTES_PER_REPORT),
+      // More than one beacon may carry would be refused, and all of it lost.
+      minutes: Math.min(delta, MAX_SESSION_MINUTES_PER_REPORT),
     };
     try {
       navigator.sendBeacon(

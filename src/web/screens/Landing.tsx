@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../../shared/links';
 import type { Ack } from '../../shared/protocol';
 import { InfoIcon } from '../components/icons';
 import { Modal } from '../components/Modal';
@@ -23,23 +24,16 @@ type Open = 'none' | 'create' | 'join' | 'menu';
 /** Where the support link goes before (or without) the server's config: the About page's support section. */
 const DEFAULT_SUPPORT_URL = '/about#support';
 
-/** A path of this site: one leading slash (`//host` and `/\host` are another host to a browser). */
-function isSitePath(url: string): boolean {
-  return url.startsWith('/') && !/^\/[/\\]/.test(url);
-}
-
 /**
  * The support link as it may be shown: a path of this site, or an http(s) URL (another site). Anything
  * else (`javascript:`, `data:`, a relative name) is not a link the server should have sent: not shown.
  */
 function supportLink(url: string): { href: string; external: boolean } | null {
   if (isSitePath(url)) return { href: url, external: false };
-  if (/^(https?:)?\/\//i.test(url)) return { href: url, external: true };
+  // A protocol-relative `//host` (which the server refuses at start) is another site too.
+  if (isHttpUrl(url) || url.startsWith('//')) return { href: url, external: true };
   return null;
 }
-
-/** An address a `mailto:` link carries as it is: no query (`?cc=`, `&body=`), no spaces. */
-const PLAIN_EMAIL = /^[A-Za-z0-9.!#$'*+/=^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 
 /** The landing screen: title, tagline, the two big actions, the counter and the info menu. */
 export function Landing({
