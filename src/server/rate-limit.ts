@@ -42,11 +42,19 @@ export function clientIp(
 ): string {
   const peer = ipLimitKey(remoteAddress ?? 'unknown');
   if (!trustProxy) return peer;
-  const forwarded = headers['x-forwarded-for'];
-  // Node joins repeated X-Forwarded-For lines into one (', '); an array's last line is still the last.
-  const value = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
-  const last = value?.slice(value.lastIndexOf(',') + 1).trim();
+  const last = lastForwarded(headers, 'x-forwarded-for');
   return last ? ipLimitKey(last) : peer;
+}
+
+/**
+ * The right-most entry of an X-Forwarded-* header (undefined when absent or empty): the one the
+ * trusted proxy (one hop) wrote; entries left of it are the client's to write. Node joins repeated
+ * lines of a header into one (', '); an array's last line is still the last.
+ */
+export function lastForwarded(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const header = headers[name];
+  const value = Array.isArray(header) ? header.join(',') : header;
+  return value?.slice(value.lastIndexOf(',') + 1).trim() || undefined;
 }
 
 /** One token bucket: `ratePerSec` tokens refill per second up to `burst`. */

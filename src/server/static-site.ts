@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { PAGES, type PageMeta } from '../shared/pages';
+import { lastForwarded } from './rate-limit';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -161,12 +162,7 @@ export function createStaticSite(options: StaticSiteOptions) {
     // X-Forwarded-For). Entries left of it came from the client, which could name any host there
     // and have it written into the page's canonical and og:url links (and a cache keyed on the URL
     // and Host only would keep that page for everyone).
-    const forwarded = (name: string) => {
-      if (!options.trustProxy) return undefined;
-      const v = req.headers[name];
-      const value = Array.isArray(v) ? v.join(',') : v;
-      return value?.slice(value.lastIndexOf(',') + 1).trim() || undefined;
-    };
+    const forwarded = (name: string) => (options.trustProxy ? lastForwarded(req.headers, name) : undefined);
     const forwardedProto = forwarded('x-forwarded-proto');
     const forwardedHost = forwarded('x-forwarded-host');
     const proto = forwardedProto === 'https' || 'encrypted' in req.socket ? 'https' : 'http';
