@@ -9,11 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './free-port';
+import { hasRedisServer, PrivateRedis } from './scale-out/private-redis';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
+import { durabilityWarnings } from './store/redis-durability';
 import { createSqliteStore } from './store/sqlite-store';
 import { okData, sleep, TestClient, threadNices } from './test-helpers';
 
 const gate = await redisGate('main.ts helper threads');
+const hasServer = hasRedisServer();
+if (!hasServer) console.warn('[main.ts] Redis durability warnings SKIPPED: no redis-server binary on PATH');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -105,6 +109,43 @@ describe('main.ts', () => {
       await store.close();
     }
   });
+
+  it.skipIf(!hasServer)(
+    'with Redis, warns at start of a Redis that would lose rooms (redis-durability.ts)',
+    async () => {
+      const redisWarnings = async (redis: PrivateRedis, env: Record<string, string>) => {
+        const server = await launch({ STORE: 'redis', REDIS_URL: redis.url, SESSION_SECRET: '', ...env });
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+        return server
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { level: number; msg: string })
+          .filter((l) => l.msg.startsWith('Redis '))
+          .map((l) => [l.level, l.msg]);
+      };
+      const inMemory = new PrivateRedis(['--save', '', '--appendonly', 'no']);
+      const appendOnly = new PrivateRedis(['--save', '', '--appendonly', 'yes']);
+      try {
+        await inMemory.start();
+        await appendOnly.start();
+        const memoryOnly = { appendonly: 'no', save: '', maxmemory: '0', 'maxmemory-policy': 'noeviction' };
+        const WARN = 40;
+        expect(await redisWarnings(inMemory, {})).toEqual(
+          durabilityWarnings(memoryOnly, true).map((w) => [WARN, w]),
+        );
+        expect(durabilityWarnings(memoryOnly, true)).toHaveLength(1);
+        expect(await redisWarnings(inMemory, { SESSION_SECRET: 'a-secret-of-32-characters-------' })).toEqual(
+          durabilityWarnings(memoryOnly, false).map((w) => [WARN, w]),
+        );
+        expect(await redisWarnings(appendOnly, {})).toEqual([]);
+      } finally {
+        await Promise.all([inMemory.dispose(), appendOnly.dispose()]);
+      }
+    },
+    60_000,
+  );
 
   it('exits 1 with a clear message on a bad configuration', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

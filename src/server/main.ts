@@ -96,6 +96,11 @@ async function main(): Promise<void> {
     store = await createStore(config, logger);
   }
   const sessionSecret = await resolveSessionSecret(config);
+  if (config.store === 'redis' && config.redisUrl) {
+    // Rooms are only as safe as Redis keeps them: say so at start when it would lose them.
+    const { warnAboutRedisDurability } = await import('./store/redis-durability');
+    await warnAboutRedisDurability(config.redisUrl, !config.sessionSecret, logger);
+  }
   const adapter = await createAdapter(config, logger);
   if (!config.skipWebBuild) await buildWebIfMissing(logger);
 

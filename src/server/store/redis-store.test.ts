@@ -1,13 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoggedEvent } from '../../engine/types';
-import { freePort } from '../free-port';
 import { roomJson, roomJsonParts } from '../room-json';
+import { hasRedisServer, PrivateRedis } from '../scale-out/private-redis';
 import { sleep } from '../scale-out/process-harness';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
 import { runRoomStoreContract, sampleRoom } from './contract';
@@ -715,78 +711,32 @@ describe.skipIf(gate.skip)('redis store', () => {
   });
 
   describe('a Redis outage (private redis-server with an fsync-always AOF)', () => {
-    const hasRedisServer = (() => {
-      try {
-        execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-        return true;
-      } catch {
-        console.warn('[redis-store] outage test SKIPPED: no redis-server binary on PATH');
-        return false;
-      }
-    })();
-    const dir = mkdtempSync(join(tmpdir(), 'chipless-redis-outage-'));
-    let server: ChildProcess | null = null;
+    const hasServer = hasRedisServer();
+    if (!hasServer) console.warn('[redis-store] outage test SKIPPED: no redis-server binary on PATH');
+    const redis = new PrivateRedis(['--save', '', '--appendonly', 'yes', '--appendfsync', 'always']);
 
-    async function startRedis(port: number): Promise<void> {
-      server = spawn(
-        'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'].concat([
-          '--appendfsync',
-          'always',
-          '--dir',
-          dir,
-        ]),
-        { stdio: 'ignore' },
-      );
-      const url = `redis://127.0.0.1:${port}`;
-      for (let i = 0; i < 100; i++) {
-        try {
-          const c = await connectRedis(url, { connectTimeoutMs: 200 });
-          c.destroy();
-          return;
-        } catch {
-          await sleep(50);
-        }
-      }
-      throw new Error('private redis-server did not start');
-    }
+    afterAll(() => redis.dispose());
 
-    async function stopRedis(): Promise<void> {
-      const s = server;
-      server = null;
-      if (!s || s.exitCode !== null || s.signalCode !== null) return;
-      await new Promise((resolve) => {
-        s.once('exit', resolve);
-        s.kill('SIGKILL');
-      });
-    }
-
-    afterAll(async () => {
-      await stopRedis();
-      rmSync(dir, { recursive: true, force: true });
-    });
-
-    it.skipIf(!hasRedisServer)(
+    it.skipIf(!hasServer)(
       'a command Redis does not answer (SIGSTOP) fails after its deadline; one sent while not connected fails at once',
       async () => {
-        const port = await freePort();
-        await startRedis(port);
-        const client = await connectRedis(`redis://127.0.0.1:${port}`);
+        await redis.start();
+        const client = await connectRedis(redis.url);
         const bounded = boundedCommands(client, 300);
         try {
           expect(await bounded((c) => c.ping())).toBe('PONG');
-          server?.kill('SIGSTOP');
+          redis.signal('SIGSTOP');
           const started = Date.now();
           await expect(bounded((c) => c.ping())).rejects.toBeInstanceOf(RedisDeadlineError);
           const waited = Date.now() - started;
           expect(waited).toBeGreaterThanOrEqual(290);
           expect(waited).toBeLessThan(1500);
-          server?.kill('SIGCONT');
+          redis.signal('SIGCONT');
           expect(await bounded((c) => c.ping())).toBe('PONG');
         } finally {
-          server?.kill('SIGCONT');
+          redis.signal('SIGCONT');
           client.destroy();
-          await stopRedis();
+          await redis.stop();
         }
         const notReady = Date.now();
         await expect(bounded((c) => c.ping())).rejects.toBeInstanceOf(RedisNotReadyError);
@@ -795,22 +745,21 @@ describe.skipIf(gate.skip)('redis store', () => {
       20_000,
     );
 
-    it.skipIf(!hasRedisServer)(
+    it.skipIf(!hasServer)(
       'commands fail fast while Redis is down, then work again (scripts reloaded) once it is back',
       async () => {
-        const port = await freePort();
-        await startRedis(port);
-        const store = await createRedisStore(`redis://127.0.0.1:${port}`, { commandTimeoutMs: 500 });
+        await redis.start();
+        const store = await createRedisStore(redis.url, { commandTimeoutMs: 500 });
         try {
           const rec = record(code());
           expect(await store.create(rec)).toBe(true);
 
-          await stopRedis();
+          await redis.stop();
           const started = Date.now();
           await expect(store.save(next(rec, 'during-outage'), 1)).rejects.toThrow();
           expect(Date.now() - started).toBeLessThan(2000);
 
-          await startRedis(port); // replays the AOF: the room is back, the script cache is not
+          await redis.start(); // replays the AOF: the room is back, the script cache is not
           let loaded: StoredRoom | null = null;
           for (let i = 0; i < 60 && !loaded; i++) {
             loaded = await store.load(rec.room.roomCode).catch(() => null);
