@@ -38,10 +38,31 @@ export function centsOrNull(text: string): number | null {
  * Pending flag and error of one async action (a form submit, a button press). `online` is the
  * socket's state where the caller knows it: a 'No connection…' error goes when the phone is connected
  * again (a resume that finds the room unchanged brings no new snapshot to replace it).
+ *
+ * `moment`, where given, is what the room was when the action ran (its snapshot version, its next log
+ * seq): an error belongs to that moment and is not shown once the room has moved on. Another phone's
+ * change that crossed this one (the player to approve left, a ticked winner left) is broadcast before
+ * this refusal arrives, and the screen already shows the new room; a refusal of the old one would
+ * only puzzle ('Selected player not found' under the next player's row).
  */
-export function useAction(online = true) {
+export function useAction(online = true, moment?: number) {
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [shownError, setShownError] = useState<{ message: string | null; at: number | undefined }>({
+    message: null,
+    at: moment,
+  });
+  const momentRef = useRef(moment);
+  momentRef.current = moment;
+  // Errors set by the caller (its own checks before sending) belong to the moment they were set in.
+  const setError = useCallback(
+    (next: string | null | ((e: string | null) => string | null)) =>
+      setShownError((cur) => ({
+        message: typeof next === 'function' ? next(cur.message) : next,
+        at: typeof next === 'function' ? cur.at : momentRef.current,
+      })),
+    [],
+  );
+  const error = moment === undefined || shownError.at === moment ? shownError.message : null;
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -51,13 +72,14 @@ export function useAction(online = true) {
   }, []);
   useEffect(() => {
     if (online) setError((e) => (e === common.noConnection ? null : e));
-  }, [online]);
+  }, [online, setError]);
 
   /** Runs the action; resolves true when it succeeded. Server errors are shown as they are. */
   const run = useCallback(
     async (action: () => Promise<Ack<unknown>>, fallback?: string): Promise<boolean> => {
       setPending(true);
       setError(null);
+      const at = momentRef.current;
       let res: Ack<unknown>;
       try {
         res = await action();
@@ -66,10 +88,10 @@ export function useAction(online = true) {
       }
       if (!mounted.current) return res.ok;
       setPending(false);
-      if (!res.ok) setError(res.error || fallback || null);
+      if (!res.ok) setShownError({ message: res.error || fallback || null, at });
       return res.ok;
     },
-    [],
+    [setError],
   );
 
   return { pending, error, setError, run };

@@ -35,8 +35,12 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const mine = me ? room.players[me] : undefined;
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = () => setOpen({ kind: 'none' });
-  const action = useAction(online);
-  const start = useAction(online);
+  // Removing a player who left (or was removed from the host's other tab) meanwhile would only earn
+  // 'Selected player not found': the question no longer stands.
+  if (open.kind === 'remove' && !room.players[open.player.id]) setOpen({ kind: 'none' });
+  // Their errors answer the room as it was when pressed (see useAction).
+  const action = useAction(online, snapshot.version);
+  const start = useAction(online, snapshot.version);
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusRescue(heading);
   const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
@@ -81,7 +85,13 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
       {isHost && pending.length > 0 ? (
         <section className="card pending-card" aria-labelledby="pending-title">
           <h2 id="pending-title">{t.waitingApproval}</h2>
-          <PendingList players={pending} presence={presence} send={send} online={online} />
+          <PendingList
+            players={pending}
+            presence={presence}
+            send={send}
+            online={online}
+            version={snapshot.version}
+          />
         </section>
       ) : null}
 
@@ -208,15 +218,18 @@ export function PendingList({
   presence,
   send,
   online = true,
+  version,
 }: {
   players: Player[];
   presence: Record<string, boolean>;
   send: (command: Command) => Promise<Ack<unknown>>;
   online?: boolean;
+  /** The room's snapshot version: a refusal is not shown once the room has moved on (see useAction). */
+  version?: number;
 }) {
   // One decision at a time: a double tap on Deny would otherwise send a second removal, which the
   // server refuses ('Selected player not found') although the first one worked.
-  const { pending, error, run } = useAction(online);
+  const { pending, error, run } = useAction(online, version);
   return (
     <>
       <ul className="player-list">

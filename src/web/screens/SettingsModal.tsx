@@ -17,8 +17,12 @@ interface Props {
 
 /** "Game Settings" (host): small and big blind in dollars. */
 export function SettingsModal({ settings, send, onClose }: Props) {
-  const [small, setSmall] = useState(toDollars(settings.smallBlind));
-  const [big, setBig] = useState(toDollars(settings.bigBlind));
+  // What the host typed; a field not typed in shows the room's blind as it is now, so blinds saved
+  // meanwhile from the host's other tab show here and a Save does not quietly put the old ones back.
+  const [typedSmall, setSmall] = useState<string | null>(null);
+  const [typedBig, setBig] = useState<string | null>(null);
+  const small = typedSmall ?? toDollars(settings.smallBlind);
+  const big = typedBig ?? toDollars(settings.bigBlind);
   const { pending, error, setError, run } = useAction();
 
   const submit = async (e: FormEvent) => {

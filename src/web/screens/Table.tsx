@@ -116,8 +116,10 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   };
   const dockError = snapshot.version === pressedAt ? (act.error ?? host.error) : null;
 
-  // A dialog whose moment has passed (the turn moved on, the pot was awarded) closes itself.
+  // A dialog whose moment has passed (the turn moved on, the pot was awarded, the player to remove
+  // left or was removed from another phone) closes itself.
   if ((open === 'raise' && !myTurn) || (open === 'winner' && !undecided)) setOpen('none');
+  if (removing && !room.players[removing.id]) setRemoving(null);
 
   useTurnBuzz(myTurn);
   useWakeLock(true);
@@ -217,7 +219,13 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {isHost && pending.length > 0 ? (
         <section className="card pending-card" aria-labelledby="table-pending-title">
           <h2 id="table-pending-title">{t.pendingTitle}</h2>
-          <PendingList players={pending} presence={presence} send={send} online={online} />
+          <PendingList
+            players={pending}
+            presence={presence}
+            send={send}
+            online={online}
+            version={snapshot.version}
+          />
         </section>
       ) : null}
       {mine && !mine.isApproved ? <p className="muted center">{t.notSeated}</p> : null}

@@ -30,33 +30,39 @@ export function WinnerModal({ room, send, onClose }: Props) {
   const groups: Array<{ pot: Pot | null; candidates: string[] }> = perPot
     ? pots.map((pot) => ({ pot, candidates: pot.eligiblePlayers.filter((id) => names.has(id)) }))
     : [{ pot: null, candidates: inHand.map((p) => p.id) }];
-  // A side pot only one player can win is theirs already: pre-selected.
-  const [chosen, setChosen] = useState<Record<string, string[]>>(() =>
-    Object.fromEntries(
-      groups.filter((g) => g.pot && g.candidates.length === 1).map((g) => [key(g.pot), g.candidates]),
-    ),
-  );
-  const { pending, error, setError, run } = useAction();
+  // The host's ticks, per pot. What is shown and sent is read from the room as it is now: a ticked
+  // player who left meanwhile (another phone) is no longer ticked, and a pot the dialog has not seen
+  // before (the pots were built again when someone left) that only one player can win is theirs.
+  const [ticked, setTicked] = useState<Record<string, string[]>>({});
+  const chosenFor = (g: (typeof groups)[number]): string[] => {
+    const list = ticked[key(g.pot)];
+    if (list === undefined) return g.pot && g.candidates.length === 1 ? g.candidates : [];
+    return list.filter((id) => g.candidates.includes(id));
+  };
+  // A refusal is not shown once the room has moved on: a ticked player who left as Award was tapped
+  // is refused with their id ('Player … is not in this hand'), and the dialog already shows the room
+  // without them (useAction).
+  const { pending, error, setError, run } = useAction(true, room.nextEventSeq);
 
-  const toggle = (potKey: string, id: string) =>
-    setChosen((c) => {
-      const list = c[potKey] ?? [];
-      return { ...c, [potKey]: list.includes(id) ? list.filter((x) => x !== id) : [...list, id] };
-    });
+  const toggle = (g: (typeof groups)[number], id: string) => {
+    const list = chosenFor(g);
+    const next = list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+    setTicked((c) => ({ ...c, [key(g.pot)]: next }));
+  };
 
-  const split = groups.some((g) => (chosen[key(g.pot)] ?? []).length > 1);
-  const complete = groups.every((g) => (chosen[key(g.pot)] ?? []).length > 0);
+  const split = groups.some((g) => chosenFor(g).length > 1);
+  const complete = groups.every((g) => chosenFor(g).length > 0);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (pending) return;
     if (!complete) return setError(t.chooseSomeone);
-    const winnerIds = [...new Set(groups.flatMap((g) => chosen[key(g.pot)] ?? []))];
+    const winnerIds = [...new Set(groups.flatMap(chosenFor))];
     const command: Command = perPot
       ? {
           type: 'declareWinners',
           winnerIds,
-          byPot: Object.fromEntries(groups.map((g) => [key(g.pot), chosen[key(g.pot)] ?? []])),
+          byPot: Object.fromEntries(groups.map((g) => [key(g.pot), chosenFor(g)])),
         }
       : { type: 'declareWinners', winnerIds };
     if (await run(() => send(command))) onClose();
@@ -74,10 +80,10 @@ export function WinnerModal({ room, send, onClose }: Props) {
                 : t.potTitle(table.pot, formatCents(potTotal(room)))}
             </legend>
             {g.candidates.map((id) => {
-              const checked = (chosen[key(g.pot)] ?? []).includes(id);
+              const checked = chosenFor(g).includes(id);
               return (
                 <label key={id} className={checked ? 'choice checked' : 'choice'}>
-                  <input type="checkbox" checked={checked} onChange={() => toggle(key(g.pot), id)} />
+                  <input type="checkbox" checked={checked} onChange={() => toggle(g, id)} />
                   <span>{names.get(id)}</span>
                 </label>
               );

@@ -1,0 +1,195 @@
+/**
+ * Races between phones: what a phone shows when another phone (another player, or the host's own
+ * second tab) changes the room while this one has a dialog open. Real Chromium, real `npm start`.
+ *
+ * Ann hosts with two tabs of the same seat (tab 1 `ann.page`, tab 2 `tab2`); Bob, Cat and Dan play;
+ * $50.00 each.
+ *   Lobby: tab 1 asks "Remove this player from the game?" for Cat while tab 2 removes her: tab 1's
+ *   question goes (it would only earn 'Selected player not found'). Cat joins again and is approved.
+ *   Tab 1 opens the settings, tab 2 saves $0.25 / $0.50: tab 1's dialog shows them (a Save there no
+ *   longer puts $1.00 / $2.00 back). Tab 2 starts the game: tab 1 is at the table, no dialog open.
+ *   Hand 1 (Ann D, Bob SB 25, Dan BB 50, Cat first): Cat opens Raise and types an amount; tab 2 removes
+ *   her: Cat's phone is home with "You were removed from the game.", no dialog, its buttons work.
+ *   Ann calls, Bob calls, Dan checks (pot 150); checked down to the showdown. Tab 1 ticks Bob and Dan
+ *   in Declare Winner, Dan leaves from his phone: tab 1 shows Ann and Bob, Bob ticked, "Award Pot";
+ *   Bob gets 150 (Ann 4950, Bob 5100; Dan left with 4950).
+ *   Hand 2 (heads-up, Bob D/SB): Bob opens Raise and types an amount; tab 1 opens the End Game
+ *   confirmation; tab 2 ends the game. Every phone is on the game-over screen with no dialog: "Bob Left
+ *   em' all Chipless!", "Ann owes Bob $0.50" and "Dan owes Bob $0.50"; Bob's Back to Home works.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ChiplessServer,
+  endRun,
+  ensureWebBuild,
+  expectContains,
+  expectHidden,
+  expectText,
+  expectValue,
+  expectVisible,
+  launchChromium,
+  openPhone,
+  type Phone,
+  squash,
+  startChipless,
+  stopAtFirstFailure,
+} from './browser';
+import { act, button, dialog, enterRoom, hostControls, seat, stage, yourTurn } from './screen';
+
+let server: ChiplessServer | undefined;
+let browser: Browser | undefined;
+const phones: Phone[] = [];
+let tab2: Page;
+let code = '';
+
+beforeAll(async () => {
+  ensureWebBuild();
+  server = await startChipless();
+  browser = await launchChromium();
+  for (const name of ['Ann', 'Bob', 'Cat', 'Dan']) phones.push(await openPhone(browser, name, server.url));
+});
+
+afterAll(async () => {
+  expect(await endRun(phones, browser, server)).toEqual([]);
+});
+
+const phone = (name: string) => phones.find((p) => p.name === name)!;
+const REMOVE = 'Remove this player from the game?';
+
+/** No dialog on the page, and nothing left inert behind one that went away. */
+async function expectNoDialog(page: Page) {
+  await expectHidden(page.getByRole('dialog'));
+  expect(await page.locator('#root[inert]').count()).toBe(0);
+}
+
+/** Removes `name` from the host's tab 2 (the remove button, then the confirmation). */
+async function removeFromTab2(name: string) {
+  await button(tab2, `Remove ${name}`).click();
+  await button(dialog(tab2, REMOVE), 'Remove').click();
+  await expectHidden(dialog(tab2, REMOVE));
+}
+
+/** Removed while something was open: home, the spec's notice, no dialog, and the landing works. */
+async function expectSentHome(p: Phone) {
+  await expectText(p.page.locator('.notice p'), 'You were removed from the game.');
+  await expectNoDialog(p.page);
+  await button(p.page, 'Start a Game').click();
+  await expectVisible(dialog(p.page, 'Start a Game'));
+  await p.page.keyboard.press('Escape');
+  await expectNoDialog(p.page);
+}
+
+describe('races between phones', () => {
+  stopAtFirstFailure('races-', phones, () => server);
+
+  it("lobby: a removal from the host's other tab closes this tab's question about the same player", async () => {
+    const [ann, bob, cat, dan] = ['Ann', 'Bob', 'Cat', 'Dan'].map(phone) as [Phone, Phone, Phone, Phone];
+    await enterRoom(ann.page, 'Start a Game', { name: 'Ann', chips: '50' });
+    code = squash((await ann.page.locator('.room-code').textContent()) ?? '');
+    for (const p of [bob, cat, dan]) {
+      await enterRoom(p.page, 'Join with Code', { name: p.name, chips: '50', code });
+      await button(ann.page, `Approve ${p.name}`).click();
+    }
+    tab2 = await ann.context.newPage();
+    tab2.on('pageerror', (err) => ann.errors.push(`Ann tab 2: ${err.message}`));
+    await tab2.goto('/');
+    await expectVisible(tab2.getByRole('heading', { name: 'Game Lobby' }));
+
+    await button(ann.page, 'Remove Cat').click();
+    await expectVisible(dialog(ann.page, REMOVE));
+    await removeFromTab2('Cat');
+    await expectText(cat.page.locator('.notice p'), 'You were removed from the game.');
+    await expectNoDialog(ann.page);
+
+    await enterRoom(cat.page, 'Join with Code', { name: 'Cat', chips: '50', code });
+    await button(ann.page, 'Approve Cat').click();
+    await expectText(ann.page.getByRole('heading', { name: /^Players/ }), 'Players (4/10)');
+  });
+
+  it("lobby: blinds saved in the host's other tab show in this tab's open settings; a start from there leaves no dialog", async () => {
+    const ann = phone('Ann');
+    await button(ann.page, 'Settings').click();
+    const mine = dialog(ann.page, 'Game Settings');
+    await expectValue(mine.getByLabel('Small Blind'), '1.00');
+    await button(tab2, 'Settings').click();
+    const other = dialog(tab2, 'Game Settings');
+    await other.getByLabel('Small Blind').fill('0.25');
+    await other.getByLabel('Big Blind').fill('0.50');
+    await button(other, 'Save Settings').click();
+    await expectHidden(other);
+    await expectValue(mine.getByLabel('Small Blind'), '0.25');
+    await expectValue(mine.getByLabel('Big Blind'), '0.50');
+
+    await button(tab2, 'Start Game').click();
+    await expectText(stage(ann.page), 'Pre-Flop');
+    await expectNoDialog(ann.page);
+    for (const p of phones) await expectText(stage(p.page), 'Pre-Flop');
+  });
+
+  it('table: a guest removed with the Raise dialog open and an amount typed goes home, no dialog left', async () => {
+    const cat = phone('Cat');
+    await expectVisible(yourTurn(cat.page));
+    await button(yourTurn(cat.page), 'Raise').click();
+    const raise = dialog(cat.page, 'Raise');
+    await raise.getByLabel('Total Bet Amount').fill('2.00');
+    await removeFromTab2('Cat');
+    await expectSentHome(cat);
+    await expectHidden(seat(tab2, 'Cat'));
+  });
+
+  it('table: a ticked winner who leaves is unticked in the open Declare Winner dialog; the pot goes to the one left ticked', async () => {
+    const [ann, bob, dan] = ['Ann', 'Bob', 'Dan'].map(phone) as [Phone, Phone, Phone];
+    await act(ann, 'Call $0.50');
+    await act(bob, 'Call $0.25');
+    await act(dan, 'Check');
+    for (const next of ['Flop', 'Turn', 'River']) {
+      await button(hostControls(ann.page), next).click();
+      await expectText(stage(dan.page), next);
+      for (const p of [bob, dan, ann]) await act(p, 'Check');
+    }
+    await expectText(stage(ann.page), 'Showdown');
+    await expectText(ann.page.locator('.pot-line .pot'), 'Pot $1.50');
+
+    await button(hostControls(ann.page), 'Declare Winner').click();
+    const declare = dialog(ann.page, 'Declare Winner');
+    await declare.getByLabel('Bob').check();
+    await declare.getByLabel('Dan').check();
+    await expectVisible(button(declare, 'Award Split Pot'));
+
+    await dan.page.getByRole('button', { name: 'Leave game' }).click();
+    await button(dialog(dan.page, 'Leave this game?'), 'Leave Game').click();
+    await expectVisible(button(dan.page, 'Start a Game'));
+
+    await expectHidden(declare.getByLabel('Dan'));
+    expect(await declare.getByRole('checkbox').count()).toBe(2);
+    expect(await declare.getByLabel('Bob').isChecked()).toBe(true);
+    expect(await declare.getByLabel('Ann').isChecked()).toBe(false);
+    await button(declare, 'Award Pot').click();
+    await expectHidden(declare);
+    for (const p of [ann, bob]) {
+      await expectContains(seat(p.page, 'Bob'), ['Stack $51.00', 'Winner']);
+      await expectContains(seat(p.page, 'Ann'), ['Stack $49.50']);
+    }
+  });
+
+  it("table: the game ended from the host's other tab while a guest types a raise and this tab asks to end: game over everywhere, no dialog", async () => {
+    const [ann, bob] = ['Ann', 'Bob'].map(phone) as [Phone, Phone];
+    await button(hostControls(ann.page), 'New Hand').click();
+    await expectVisible(yourTurn(bob.page));
+    await button(yourTurn(bob.page), 'Raise').click();
+    await dialog(bob.page, 'Raise').getByLabel('Total Bet Amount').fill('3.00');
+    await button(hostControls(ann.page), 'End Game').click();
+    await expectVisible(dialog(ann.page, 'End Game'));
+
+    await button(hostControls(tab2), 'End Game').click();
+    await button(dialog(tab2, 'End Game'), 'End Game & Auto-Settle Payouts').click();
+    for (const page of [ann.page, tab2, bob.page]) {
+      await expectText(page.getByRole('heading', { level: 1 }), "Bob Left em' all Chipless!");
+      await expectNoDialog(page);
+      await expectText(page.locator('.settlements'), 'Ann owes Bob $0.50 Dan owes Bob $0.50');
+    }
+    await button(bob.page, 'Back to Home').click();
+    await expectVisible(button(bob.page, 'Start a Game'));
+  });
+});
