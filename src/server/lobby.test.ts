@@ -313,6 +313,22 @@ describe('leaving and removal', () => {
     expect(await gus.resume(code)).toEqual({ ok: false, error: NOT_IN_ROOM });
   });
 
+  it('a player who leaves: their other tab hears gone {left}, not that they were removed', async () => {
+    const { host, guests, code } = await lobby('Gus', 'Ivy');
+    const [gus, ivy] = guests as [TestClient, TestClient];
+    const tab = await connect(gus.token);
+    okData(await tab.resume(code));
+    const v = await gus.must(code, { type: 'leave' });
+    await tab.waitFor(() => tab.gone.length > 0);
+    expect(tab.gone).toEqual([{ roomCode: code, reason: 'left' }]);
+    // Everyone else only sees him go; a removal in the same room is still a removal.
+    expect((await ivy.waitForVersion(v)).room.players[gus.playerId]).toBeUndefined();
+    expect([host.gone, ivy.gone]).toEqual([[], []]);
+    await host.must(code, { type: 'remove', playerId: ivy.playerId });
+    await ivy.waitFor(() => ivy.gone.length > 0);
+    expect(ivy.gone).toEqual([{ roomCode: code, reason: 'removed' }]);
+  });
+
   it('a removed player replaying their join command id gets no snapshot and no subscription', async () => {
     const { host, code } = await lobby();
     const eve = await connect();

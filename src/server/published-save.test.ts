@@ -178,7 +178,7 @@ describe.skipIf(gate.skip)('a commit published by its save (Redis)', () => {
       const next = await host.must(code, { type: 'updateSettings', smallBlind: 50, bigBlind: 100 });
       await host.waitForVersion(next);
       await guest.waitFor(() => guest.gone.length > 0, 5000, 'gone');
-      expect(guest.gone).toEqual([{ roomCode: code, reason: 'removed' }]);
+      expect(guest.gone).toEqual([{ roomCode: code, reason: command === 'remove' ? 'removed' : 'left' }]);
       await sleep(100);
       expect(guest.snapshots.filter((s) => s.version >= removed)).toEqual([]);
     }

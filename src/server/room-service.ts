@@ -379,7 +379,7 @@ export class RoomService {
       this.remember(cached ? advanced(cached, next, commandId) : cachedRoom(next));
 
       if (prepared) this.deliver(prepared, next);
-      else await this.announce(current, next, options);
+      else await this.announce(current, next, options, actorId);
       // After the broadcast: analytics may write (a store transaction) and phones should not wait for it.
       this.emitEvents(roomCode, actorId, byHost, result.events);
       return { ok: true, version, record: next, duplicate: false };
@@ -424,13 +424,23 @@ export class RoomService {
     }
   }
 
-  /** After a commit: players who left the room hear 'gone', the sender is subscribed, everyone gets the snapshot. */
-  private async announce(previous: StoredRoom, next: StoredRoom, options: ExecuteOptions): Promise<void> {
+  /**
+   * After a commit: players no longer in the room hear 'gone' (the actor, who left, 'left': their other
+   * tabs; anyone else was removed), the sender is subscribed, everyone gets the snapshot.
+   */
+  private async announce(
+    previous: StoredRoom,
+    next: StoredRoom,
+    options: ExecuteOptions,
+    actorId: string,
+  ): Promise<void> {
     const { broadcaster, logger } = this.deps;
     const roomCode = next.room.roomCode;
     try {
       const departed = departedPlayers(previous, next);
-      if (departed.length > 0) await broadcaster.gone(roomCode, 'removed', departed);
+      const removed = departed.filter((id) => id !== actorId);
+      if (removed.length < departed.length) await broadcaster.gone(roomCode, 'left', [actorId]);
+      if (removed.length > 0) await broadcaster.gone(roomCode, 'removed', removed);
       await options.onCommitted?.(next);
       await broadcaster.snapshot(next, previous.room.nextEventSeq);
     } catch (err) {

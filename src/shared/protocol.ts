@@ -45,7 +45,12 @@ export interface RoomSnapshot {
   logFrom?: number;
 }
 
-export type GoneReason = 'deleted' | 'removed' | 'expired' | 'not_found';
+/**
+ * Why a phone is no longer in a room: the host deleted it (left or ended the session), the player was
+ * removed by the host, the player left it themselves (heard by their other tabs), it expired, or (a
+ * resume's answer) it is not there.
+ */
+export type GoneReason = 'deleted' | 'removed' | 'left' | 'expired' | 'not_found';
 
 /** Credentials a client keeps in local storage and presents in the Socket.IO handshake (`auth`). */
 export interface SessionCredentials {

@@ -253,6 +253,8 @@ export const gameOver = {
 export const notices = {
   deleted: 'The host ended the game session.',
   removed: 'You were removed from the game.',
+  /** You left from another tab or phone: home, with nothing to explain. */
+  left: null,
   expired: 'The room closed after a while without activity.',
   not_found: 'Room not found. Please check the room code.',
   resumeFailed: 'Your previous game is no longer available.',

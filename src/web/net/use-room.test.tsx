@@ -163,6 +163,17 @@ describe('useRoom', () => {
     expect(result.current.notice).toBe('You were removed from the game.');
   });
 
+  it('goes home without a notice when the player left from another tab', async () => {
+    const { factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    act(() => emit().gone({ roomCode: 'ABCDE', reason: 'left' }));
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBeNull();
+  });
+
   it('sends commands for the current room, and leaving forgets it', async () => {
     const { client, factory } = fakeClient();
     const { result } = renderHook(() => useRoom(factory));
