@@ -228,6 +228,29 @@ describe('Table', () => {
     expect(screen.queryByText('Ana wins!')).toBeNull();
   });
 
+  it('ends the winner animation when the next hand is dealt before its 3 s are up', () => {
+    // A quick host deals while "Ana wins!" shows: the overlay used to stay over the next hands
+    // (its end timer was cleared with the hand, and nothing hid it), e2e/long-night.test.ts.
+    vi.useFakeTimers();
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    const { rerender } = show(room, 'ben');
+    room = actNow(room, 'FOLD');
+    const view = (r: Room) => (
+      <Table snapshot={snapshot(r)} me="ben" send={async () => ok} onLeave={async () => ok} />
+    );
+    rerender(view(room));
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(screen.getByText('Ana wins!')).toBeTruthy();
+    rerender(view(step(room, 'ana', { type: 'newHand' })));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Pre-Flop');
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+    expect(document.querySelector('.win-overlay')).toBeNull();
+  });
+
   it('does not replay the winner animation when the table opens on a finished hand (a reload)', () => {
     vi.useFakeTimers();
     let room = threeWay();

@@ -73,6 +73,9 @@ function useFoldWinAnimation(room: Room) {
     return () => {
       clearTimeout(start);
       clearTimeout(stop);
+      // The award is gone (the next hand was dealt within the 3 s): so is its overlay, which the
+      // cleared `stop` would otherwise never hide.
+      setShown(null);
     };
   }, [key]);
   return shown;
