@@ -293,6 +293,36 @@ describe('declareWinners', () => {
     expect(stacks(after)).toEqual({ p0: 9_000, p1: 9_900, p2: 3_100, p3: 2_000 });
   });
 
+  it('a winner who left the room meanwhile is refused by name, not by id', () => {
+    const showdown = play(
+      started([5_000, 5_000, 5_000]),
+      ['p0', 'CALL'],
+      ['p1', 'CALL'],
+      ['p2', 'CALL'],
+      'advance',
+      ['p1', 'CALL'],
+      ['p2', 'CALL'],
+      ['p0', 'CALL'],
+      'advance',
+      ['p1', 'CALL'],
+      ['p2', 'CALL'],
+      ['p0', 'CALL'],
+      'advance',
+      ['p1', 'CALL'],
+      ['p2', 'CALL'],
+      ['p0', 'CALL'],
+    );
+    expect(showdown.gameState.stage).toBe('SHOWDOWN');
+    const left = run(showdown, 'p2', { type: 'leave' });
+    expect(left.players.p2).toBeUndefined();
+    expect(refuse(left, 'p0', { type: 'declareWinners', winnerIds: ['p2'] })).toBe(
+      'Player P2 is not in this hand',
+    );
+    expect(refuse(left, 'p0', { type: 'declareWinners', winnerIds: [], byPot: { main: ['p1', 'p2'] } })).toBe(
+      'Player P2 is not in this hand',
+    );
+  });
+
   it('refuses unknown, folded or ineligible winners and unknown pots', () => {
     const room = sidePots();
     expect(refuse(room, 'p0', { type: 'declareWinners', winnerIds: ['p1'] })).toBe(

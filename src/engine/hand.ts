@@ -344,7 +344,9 @@ export function declareWinners(
     const p = playerById(d.players, id);
     return p !== undefined && inHand(p);
   };
-  const nameOf = (id: string) => playerById(d.players, id)?.name ?? id;
+  // A winner who left meanwhile (another phone) is named from the ledger: their id would mean nothing.
+  const nameOf = (id: string) =>
+    playerById(d.players, id)?.name ?? d.room.ledger.find((e) => e.id === id)?.name ?? id;
   if (!Array.isArray(winnerIds)) return MSG.unknownCommand;
   for (const id of winnerIds) if (!live(id)) return notInThisHand(nameOf(id));
   const plan: Array<{ pot: Pot; winners: string[] }> = [];
