@@ -174,6 +174,24 @@ describe('useRoom', () => {
     expect(result.current.notice).toBeNull();
   });
 
+  it("the room deleted: 'The host ended the game session.', except on the host's own other tab", async () => {
+    for (const [me, notice] of [
+      [room.hostId, null],
+      ['ben', 'The host ended the game session.'],
+    ] as const) {
+      const { factory, emit } = fakeClient();
+      const { result, unmount } = renderHook(() => useRoom(factory));
+      await act(async () => {
+        emit().session({ playerId: me, token: 't' });
+        await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+      });
+      act(() => emit().gone({ roomCode: 'ABCDE', reason: 'deleted' }));
+      expect(result.current.snapshot).toBeNull();
+      expect(result.current.notice).toBe(notice);
+      unmount();
+    }
+  });
+
   it('sends commands for the current room, and leaving forgets it', async () => {
     const { client, factory } = fakeClient();
     const { result } = renderHook(() => useRoom(factory));

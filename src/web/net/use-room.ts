@@ -56,6 +56,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const [connection, setConnection] = useState<Connection>('connecting');
   const [snapshot, setSnapshot] = useState<RoomSnapshot | null>(null);
   const [playerId, setPlayerId] = useState<string | null>(() => storage.credentials()?.playerId ?? null);
+  const playerIdRef = useRef(playerId);
   const [resuming, setResuming] = useState<boolean>(() => codeRef.current !== null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -125,6 +126,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     const client = factory({
       connection: (connected) => setConnection(connected ? 'online' : 'offline'),
       session: (creds) => {
+        playerIdRef.current = creds.playerId;
         setPlayerId(creds.playerId);
         const code = codeRef.current;
         if (!code) {
@@ -139,10 +141,12 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       gone: ({ roomCode, reason }) => {
         if (roomCode === leavingRef.current) return;
         if (roomCode !== codeRef.current) return;
+        // The host's own other tab: they ended the session themselves, nothing to tell them.
+        const byMe = reason === 'deleted' && heldRef.current?.room.hostId === playerIdRef.current;
         forget();
         // 'not_found' only answers a resume (a join's refusal comes with its answer): the phone asked
         // for the room it remembered, nobody typed a code to check.
-        setNotice(reason === 'not_found' ? notices.resumeFailed : notices[reason]);
+        setNotice(byMe ? null : reason === 'not_found' ? notices.resumeFailed : notices[reason]);
       },
     });
     clientRef.current = client;
