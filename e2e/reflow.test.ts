@@ -1,0 +1,214 @@
+/**
+ * Reflow on phones the other suites do not size (e2e/README.md): every screen and dialog at
+ * 320×568 (small phone), 320×460 (the same in Safari with its bars shown), 640×360 and 568×320 (turned sideways), 360×640 with the browser's text size
+ * at 200% (Chromium's default font size setting, through DevTools' Page.setFontSizes: 16 px → 32 px),
+ * and 180×320 at device scale 2 (a 360 px phone zoomed to 200%). Three 20-character names told apart by
+ * their last letter. On each: the page never scrolls sideways and nothing sits past the screen's right
+ * edge, no button's text is cut, every control can be scrolled fully into view without a sticky bar or
+ * anything else on top of it and is at least 44 px tall, the table's leave button covers no card, the sticky bottom bars cover less than
+ * half the screen (at most 45%: the table's host dock is ~186 px, 40% of a 320×460 phone, where keeping
+ * the buttons under the thumb is worth it; shorter screens, a phone turned sideways, large text, do not
+ * stick them: styles.css), and the root font size follows the text size setting. Every problem is collected and
+ * listed at the end, so one run names them all.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ChiplessServer,
+  endRun,
+  ensureWebBuild,
+  expectVisible,
+  launchChromium,
+  openPhone,
+  type Phone,
+  shot,
+  startChipless,
+} from './browser';
+import { button, dialog, enterRoom, yourTurn } from './screen';
+
+interface Size {
+  width: number;
+  height: number;
+  /** The browser's default font size, px (16 is the browsers' default). */
+  text: number;
+}
+
+const SIZES: Record<string, Size> = {
+  small: { width: 320, height: 568, text: 16 },
+  // The same small phone in Safari with its address and tool bars shown: the bottom bars still stick.
+  'small-browser-bars': { width: 320, height: 460, text: 16 },
+  landscape: { width: 640, height: 360, text: 16 },
+  'small-landscape': { width: 568, height: 320, text: 16 },
+  'large-text': { width: 360, height: 640, text: 32 },
+  'zoom-200': { width: 180, height: 320, text: 16 },
+};
+
+const NAMES = ['WWWWWWWWWWWWWWWWWWW1', 'WWWWWWWWWWWWWWWWWWW2', 'WWWWWWWWWWWWWWWWWWW3'];
+
+let server: ChiplessServer | undefined;
+let browser: Browser | undefined;
+const phones: Phone[] = [];
+/** "screen @ size: problem", every one found. */
+const problems: string[] = [];
+
+beforeAll(async () => {
+  ensureWebBuild();
+  server = await startChipless();
+  browser = await launchChromium();
+  for (const name of NAMES) phones.push(await openPhone(browser, name, server.url));
+});
+
+afterAll(async () => {
+  expect(await endRun(phones, browser, server)).toEqual([]);
+});
+
+/** Sets the browser's default font size (what a reader's text size setting changes). */
+async function setTextSize(p: Phone, px: number): Promise<void> {
+  const cdp = await p.context.newCDPSession(p.page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: px, fixed: Math.round((px * 13) / 16) } });
+  await cdp.detach();
+}
+
+/** What is wrong with the page as it is now (an empty list: nothing). Scrolls, and back to the top. */
+function audit(page: Page, textPx: number): Promise<string[]> {
+  return page.evaluate((textPx) => {
+    const out: string[] = [];
+    const root = document.scrollingElement as HTMLElement;
+    const vw = root.clientWidth;
+    const vh = window.innerHeight;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${c}`).join('')} "${(el.textContent ?? '').trim().slice(0, 24)}"`;
+
+    const rootFont = getComputedStyle(document.documentElement).fontSize;
+    const expectedFont = `${(textPx * 17) / 16}px`;
+    if (rootFont !== expectedFont) out.push(`root font size ${rootFont}, not ${expectedFont}`);
+    if (root.scrollWidth > vw) out.push(`scrolls sideways by ${root.scrollWidth - vw}px`);
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.sr-only')) continue;
+      if (r.right > vw + 0.5 || r.left < -0.5) out.push(`past the screen's edge: ${name(el)}`);
+    }
+
+    // The table's leave button beside the community cards, never on top of one.
+    const leave = document.querySelector('.table-head-row .icon-button')?.getBoundingClientRect();
+    for (const card of leave ? document.querySelectorAll('.card-slot') : []) {
+      const r = card.getBoundingClientRect();
+      if (r.right > leave!.left && r.left < leave!.right && r.bottom > leave!.top && r.top < leave!.bottom)
+        out.push(`the leave button covers ${name(card)}`);
+    }
+
+    // Sticky bars: at the top of the page and half-way down, how much of the screen they cover.
+    const bars = [...document.querySelectorAll('.dock, .bottom-actions')];
+    for (const y of [0, (root.scrollHeight - vh) / 2]) {
+      window.scrollTo(0, y);
+      for (const bar of bars) {
+        const r = bar.getBoundingClientRect();
+        const covered = Math.max(0, Math.min(vh, r.bottom) - Math.max(0, r.top));
+        if (covered > vh * 0.45 + 0.5) out.push(`${name(bar)} covers ${Math.round(covered)} of ${vh}px`);
+      }
+    }
+
+    const scope = document.querySelector('[role=dialog]') ?? document.getElementById('root')!;
+    for (const el of scope.querySelectorAll('button, a[href], input, select, summary, label.choice')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0) continue;
+      if (el.matches('.choice input')) continue; // its label, the whole row, is the target
+      // 44 px, less the sub-pixel rounding of a 44 px min-height at device scale 2.
+      if (box.height < 43.9) out.push(`${box.height.toFixed(1)}px tall: ${name(el)}`);
+      if (el.scrollWidth > el.clientWidth + 1)
+        out.push(`text cut: ${name(el)} (${el.scrollWidth} > ${el.clientWidth})`);
+      // Reachable: some scroll position shows all of it, with nothing on top of its top, middle, bottom.
+      const reachable = (['center', 'start', 'end'] as const).some((block) => {
+        el.scrollIntoView({ block, inline: 'nearest' });
+        const r = el.getBoundingClientRect();
+        if (r.top < -0.5 || r.bottom > vh + 0.5 || r.left < -0.5 || r.right > vw + 0.5) return false;
+        const x = r.left + r.width / 2;
+        return [r.top + 2, r.top + r.height / 2, r.bottom - 2].every((y) => {
+          const hit = document.elementFromPoint(x, y);
+          return hit !== null && el.contains(hit);
+        });
+      });
+      if (!reachable) out.push(`cannot be scrolled into view uncovered: ${name(el)}`);
+    }
+    window.scrollTo(0, 0);
+    for (const d of document.querySelectorAll('[role=dialog]')) d.scrollTop = 0;
+    return out;
+  }, textPx);
+}
+
+/** Audits `p`'s screen at every size (a picture of each that has a problem) and puts the phone back to 360×740. */
+async function check(p: Phone, screen: string): Promise<void> {
+  for (const [label, size] of Object.entries(SIZES)) {
+    await p.page.setViewportSize({ width: size.width, height: size.height });
+    await setTextSize(p, size.text);
+    await p.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const found = await audit(p.page, size.text);
+    problems.push(...found.map((problem) => `${screen} @ ${label}: ${problem}`));
+    if (found.length > 0) await shot(p.page, `reflow-${screen}-${label}`, true);
+  }
+  await setTextSize(p, 16);
+  await p.page.setViewportSize({ width: 360, height: 740 });
+}
+
+describe('small, sideways, large-text and zoomed phones', () => {
+  it('every screen and dialog reflows: no sideways scrolling, nothing cut or out of reach', async () => {
+    const [host, guest, late] = phones as [Phone, Phone, Phone];
+    const { page } = host;
+    await page.goto('/');
+    await check(host, 'landing');
+    await button(page, 'How to play, FAQ and contact').click();
+    await check(host, 'menu');
+    await page.keyboard.press('Escape');
+    await button(page, 'Start a Game').click();
+    await check(host, 'create');
+    await page.keyboard.press('Escape');
+    await button(page, 'Join with Code').click();
+    await check(host, 'join');
+    await page.keyboard.press('Escape');
+
+    await enterRoom(page, 'Start a Game', { name: host.name });
+    const code = ((await page.locator('.room-code').textContent()) ?? '').trim();
+    await enterRoom(guest.page, 'Join with Code', { name: guest.name, code });
+    await enterRoom(late.page, 'Join with Code', { name: late.name, code });
+    await check(host, 'lobby-host-pending');
+    await check(guest, 'lobby-pending');
+    await button(page, `Approve ${guest.name}`).click();
+    await expectVisible(guest.page.getByText('Waiting for host to start the game'));
+    await check(guest, 'lobby-guest');
+    await check(host, 'lobby-host');
+    await button(page, 'Settings').click();
+    await check(host, 'settings');
+    await page.keyboard.press('Escape');
+
+    // Hand 1: the host (dealer, small blind) acts first; the late joiner waits for approval.
+    await button(page, 'Start Game').click();
+    await expectVisible(yourTurn(page));
+    await check(host, 'table-host-turn');
+    await check(guest, 'table-guest');
+    await button(yourTurn(page), 'Raise').click();
+    await check(host, 'raise');
+    await button(dialog(page, 'Raise'), /^All-In/).click();
+    await button(dialog(page, 'Raise'), 'Confirm Raise').click();
+    await button(yourTurn(guest.page), 'Call $48.00').click();
+    await button(page, 'Declare Winner').click();
+    await check(host, 'winner');
+    await dialog(page, 'Declare Winner').getByRole('checkbox', { name: guest.name }).check();
+    await button(dialog(page, 'Declare Winner'), 'Award Pot').click();
+    await expectVisible(page.getByText("You're Chipless!"));
+    await check(host, 'table-host-chipless');
+    await button(page, 'Rebuys').click();
+    await check(host, 'rebuy');
+    await page.keyboard.press('Escape');
+    await button(page, 'End Game').click();
+    await check(host, 'end-game');
+    await button(dialog(page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
+    await expectVisible(page.locator('.settlements li'));
+    await check(host, 'game-over');
+    await page.goto('/about');
+    await check(host, 'about');
+    await page.goto('/faq');
+    await check(host, 'faq');
+
+    expect(problems).toEqual([]);
+  });
+});
