@@ -59,6 +59,49 @@ describe('idle room cleanup', () => {
     expect(okData(await watched.host.resume(watched.code)).version).toBe(1);
   });
 
+  it('a game in progress outlives a break with every phone locked: kept PLAYING_IDLE_MS after its last command, a lobby only ROOM_IDLE_MS', async () => {
+    let t = 1_900_000_000_000;
+    server = await startServer({
+      now: () => t,
+      env: { ROOM_IDLE_MS: '600000', CLEANUP_INTERVAL_MS: '3600000' },
+    });
+    const lobby = await hostRoom(server);
+    const { host, code } = await hostRoom(server);
+    const guest = await TestClient.connect(server.url);
+    clients.push(guest);
+    okData(await guest.joinRoom(code, 'Gus', 5000));
+    await host.must(code, { type: 'approve', playerId: guest.playerId });
+    const started = await host.must(code, { type: 'startGame' });
+    // The break: every phone locked, every socket closed.
+    for (const c of [lobby.host, host, guest]) c.close();
+    await sleep(50);
+
+    t += 11 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 1 });
+    expect(await server.store.load(lobby.code)).toBeNull();
+    t += 12 * 60 * 60_000 - 11 * 60_000 - 1; // 1 ms short of 12 hours after the last command
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 0 });
+    // Back from the break: the table resumes where it was, and plays on (heads-up, the host's turn).
+    const back = await TestClient.connect(server.url, { token: host.token });
+    clients.push(back);
+    const resumed = okData(await back.resume(code));
+    expect([resumed.version, resumed.room.status, resumed.room.gameState.handNumber]).toEqual([
+      started,
+      'PLAYING',
+      1,
+    ]);
+    const acted = await back.must(code, { type: 'act', action: 'CALL' });
+    back.close();
+    await sleep(50);
+    // Abandoned for good: once more than 12 hours have passed since its last command, it goes.
+    t += 12 * 60 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 0 });
+    t += 1;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 1 });
+    expect(await server.store.load(code)).toBeNull();
+    expect(acted).toBe(started + 1);
+  });
+
   it('a finished game whose phones went back home (a leave, which changes nothing once ended) is cleaned up though they stay connected', async () => {
     let t = 1_900_000_000_000;
     server = await startServer({

@@ -2,6 +2,9 @@
  * Idle-room housekeeping (SPEC section 9, issue 3): every CLEANUP_INTERVAL_MS, rooms with a connected
  * player are touched (a connected player counts as activity), then rooms idle for longer than
  * ROOM_IDLE_MS are deleted through their queue and their sockets told 'gone' {reason: 'expired'}.
+ * A game in progress (PLAYING) is kept until PLAYING_IDLE_MS (12 hours) after its last command instead:
+ * a break with every phone locked (their sockets close within a minute) must not cost the table its
+ * game, chips and all. A lobby or a finished game goes after the spec's 10 minutes.
  * With several processes each touches the rooms its own sockets watch, so the store sees every one,
  * and an idle room is deleted only when no process has a socket in it.
  */
@@ -16,7 +19,7 @@ export const TOUCH_BATCH = 200;
 export interface CleanupDeps {
   io: ChiplessServer;
   rooms: Rooms;
-  config: Pick<Config, 'roomIdleMs' | 'cleanupIntervalMs'>;
+  config: Pick<Config, 'roomIdleMs' | 'playingIdleMs' | 'cleanupIntervalMs'>;
   logger: Logger;
   now: () => number;
 }
@@ -68,7 +71,7 @@ export function startCleanup(deps: CleanupDeps): Cleanup {
     };
     for (const code of await rooms.listIdle(t - config.roomIdleMs)) {
       if (hasLocalSockets(code) || (await watchedElsewhere(code))) continue;
-      if (await rooms.expire(code, () => hasLocalSockets(code))) deleted++;
+      if (await rooms.expire(code, () => hasLocalSockets(code), t - config.playingIdleMs)) deleted++;
     }
     if (touched > 0 || deleted > 0) logger.info({ touched, deleted }, 'cleanup');
     return { touched, deleted };

@@ -63,6 +63,7 @@ const envSchema = z.object({
   // Written into every page's canonical links and the CSP's WebSocket origin: an http(s) origin only.
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ROOM_IDLE_MS: int(600_000, 1, MAX_TIMER_MS),
+  PLAYING_IDLE_MS: int(43_200_000, 1, MAX_TIMER_MS),
   CLEANUP_INTERVAL_MS: int(300_000, 1, MAX_TIMER_MS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
@@ -104,6 +105,11 @@ export interface Config {
   /** Origin used for canonical links (no trailing slash); else the request's host. */
   publicUrl: string | undefined;
   roomIdleMs: number;
+  /**
+   * How long a game in progress (status PLAYING) is kept without activity and with nobody connected:
+   * never less than roomIdleMs. A break with every phone locked must not cost the table its game.
+   */
+  playingIdleMs: number;
   cleanupIntervalMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
@@ -165,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportUrl: e.SUPPORT_URL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     roomIdleMs: e.ROOM_IDLE_MS,
+    playingIdleMs: Math.max(e.PLAYING_IDLE_MS, e.ROOM_IDLE_MS),
     cleanupIntervalMs: e.CLEANUP_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -68,7 +68,7 @@ export interface Requests {
   /** The room's current snapshot (a presence change). */
   current: { args: [roomCode: string]; result: Effect[] };
   /** Deletes the idle room (the socket side has checked it has no sockets). */
-  expire: { args: [roomCode: string]; result: { deleted: boolean; effects: Effect[] } };
+  expire: { args: [roomCode: string, playingSince: number]; result: { deleted: boolean; effects: Effect[] } };
   touch: { args: [roomCodes: string[], now: number]; result: undefined };
   listIdle: { args: [before: number]; result: string[] };
   increment: { args: [counters: Record<string, number>]; result: undefined };

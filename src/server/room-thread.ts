@@ -139,8 +139,8 @@ const handlers: Handlers = {
     await service.broadcastCurrent(roomCode);
     return takeEffects(roomCode);
   },
-  async expire(roomCode) {
-    const deleted = await service.expire(roomCode, () => false);
+  async expire(roomCode, playingSince) {
+    const deleted = await service.expire(roomCode, () => false, playingSince);
     return { deleted, effects: takeEffects(roomCode) };
   },
   touch: (roomCodes, now) => store.touch(roomCodes, now).then(nothing),

@@ -80,8 +80,11 @@ export interface Rooms extends HousekeepingStore {
   ): Promise<RoomsOutcome>;
   /** Sends the room's current snapshot to its sockets (presence changed), in the room's queue. */
   broadcastCurrent(roomCode: string): Promise<void>;
-  /** Deletes an idle room unless `stillActive()` (RoomService.expire). True when deleted. */
-  expire(roomCode: string, stillActive: () => boolean): Promise<boolean>;
+  /**
+   * Deletes an idle room unless `stillActive()`, or it is a game in progress whose last activity is not
+   * before `playingSince` (RoomService.expire). True when deleted.
+   */
+  expire(roomCode: string, stillActive: () => boolean, playingSince?: number): Promise<boolean>;
   /** Refuses new commands from now on (graceful shutdown); queued ones still run. */
   stopAccepting(): void;
   /** Resolves when every queued command has finished. */
@@ -136,7 +139,7 @@ export function directRooms(service: RoomService, store: RoomStore, broadcaster:
         : outcome;
     },
     broadcastCurrent: (roomCode) => service.broadcastCurrent(roomCode),
-    expire: (roomCode, stillActive) => service.expire(roomCode, stillActive),
+    expire: (roomCode, stillActive, playingSince) => service.expire(roomCode, stillActive, playingSince),
     stopAccepting: () => service.stopAccepting(),
     drain: () => service.drain(),
     touch: (roomCodes, now) => store.touch(roomCodes, now),

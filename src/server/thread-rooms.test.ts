@@ -141,6 +141,19 @@ describe('the room thread', () => {
     expect((await rooms.load(code))?.version).toBe(5);
   });
 
+  it('expire keeps a game in progress active since `playingSince`, and deletes it, or a lobby, otherwise', async () => {
+    const { rooms } = await open();
+    const lobby = await lobbyRoom(rooms);
+    const playing = await lobbyRoom(rooms);
+    const started = await rooms.execute(playing, HOST, commandId(), { type: 'startGame' });
+    expect(started.ok).toBe(true);
+    expect(await rooms.expire(lobby, () => false, 0)).toBe(true);
+    expect(await rooms.expire(playing, () => false, 0)).toBe(false);
+    expect((await rooms.load(playing))?.version).toBe(4);
+    expect(await rooms.expire(playing, () => false, Date.now() + 1)).toBe(true);
+    expect(await rooms.load(playing)).toBeNull();
+  });
+
   it('a stopped thread fails what waits on it and lets go of the data dir; a new one finds every room', async () => {
     const first = await open();
     const code = await lobbyRoom(first.rooms);

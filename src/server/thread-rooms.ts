@@ -264,10 +264,10 @@ export function threadRooms(
         .run(roomCode, async () => perform(roomCode, await thread.request('current', roomCode)))
         .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence broadcast failed'));
     },
-    expire(roomCode, stillActive) {
+    expire(roomCode, stillActive, playingSince = -Infinity) {
       return queue.run(roomCode, async () => {
         if (stillActive()) return false;
-        const { deleted, effects } = await thread.request('expire', roomCode);
+        const { deleted, effects } = await thread.request('expire', roomCode, playingSince);
         await perform(roomCode, effects);
         return deleted;
       });

@@ -147,6 +147,7 @@ describe('config', () => {
       port: 3000,
       store: 'sqlite',
       roomIdleMs: 600_000,
+      playingIdleMs: 43_200_000,
       cleanupIntervalMs: 300_000,
       logLevel: 'info',
       contactEmail: 'hello@chipless.app',
@@ -204,6 +205,9 @@ describe('config', () => {
     expect(loadConfig({ CLEANUP_INTERVAL_MS: '2147483647' }).cleanupIntervalMs).toBe(2_147_483_647);
     expect(() => loadConfig({ CLEANUP_INTERVAL_MS: '3000000000' })).toThrow(/CLEANUP_INTERVAL_MS/);
     expect(() => loadConfig({ ROOM_IDLE_MS: '3000000000' })).toThrow(/ROOM_IDLE_MS/);
+    expect(() => loadConfig({ PLAYING_IDLE_MS: '0' })).toThrow(/PLAYING_IDLE_MS/);
+    // A game in progress is never kept for less than any room.
+    expect(loadConfig({ ROOM_IDLE_MS: '900000', PLAYING_IDLE_MS: '60000' }).playingIdleMs).toBe(900_000);
   });
 
   it('SUPPORT_URL and CONTACT_EMAIL, rendered as links, must be an http(s) URL or a same-site path and a plain address', () => {

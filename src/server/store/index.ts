@@ -14,7 +14,7 @@ import { createSqliteStore } from './sqlite-store';
 export async function createStore(
   config: Pick<
     Config,
-    'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'cleanupIntervalMs'
+    'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'playingIdleMs' | 'cleanupIntervalMs'
   >,
   logger?: Logger,
 ): Promise<RoomStore> {
@@ -27,11 +27,12 @@ export async function createStore(
     case 'redis': {
       if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
       const { createRedisStore } = await import('./redis-store');
-      // A room key outlives the cleanup's deadline (idle time, plus one sweep for connected rooms to be
-      // touched), so the sweep, not the TTL, normally deletes it and tells its sockets.
+      // A room key outlives the cleanup's longest deadline (a game in progress's idle time, plus one
+      // sweep for connected rooms to be touched), so the sweep, not the TTL, normally deletes it and
+      // tells its sockets.
       return createRedisStore(config.redisUrl, {
         keyPrefix: config.redisKeyPrefix,
-        roomTtlMs: config.roomIdleMs + config.cleanupIntervalMs,
+        roomTtlMs: Math.max(config.roomIdleMs, config.playingIdleMs) + config.cleanupIntervalMs,
         onError: (err) => logger?.warn({ err }, 'redis store connection error'),
       });
     }
