@@ -113,10 +113,17 @@ function groupRunning(pgid: number): boolean {
 
 /**
  * Starts `npm start` exactly as a user would, with PORT=0 (the server picks a free port and logs
- * it), HOST=127.0.0.1 and a fresh temporary DATA_DIR; resolves once GET /healthz answers 200.
+ * it), HOST=`host` (127.0.0.1 by default; a LAN address for plain-http.test.ts) and a fresh temporary
+ * DATA_DIR; resolves once GET /healthz answers 200 there.
  * `kill()` and `restart()` crash it and start it again on the same port and data dir.
  */
-export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer> {
+export async function startChipless({
+  host = '127.0.0.1',
+  timeoutMs = 120_000,
+}: {
+  host?: string;
+  timeoutMs?: number;
+} = {}): Promise<ChiplessServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chipless-e2e-'));
   let out = '';
   let current: ServerProcess | undefined;
@@ -129,7 +136,7 @@ export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer
       env: {
         ...process.env,
         PORT: String(port),
-        HOST: '127.0.0.1',
+        HOST: host,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'info',
         CONTACT_EMAIL: 'hello@chipless.test',
@@ -193,7 +200,7 @@ export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer
     }
     for (;;) {
       try {
-        const res = await fetch(`http://127.0.0.1:${listening}/healthz`);
+        const res = await fetch(`http://${host}:${listening}/healthz`);
         if (res.ok) break;
       } catch {
         // not yet
@@ -212,7 +219,7 @@ export async function startChipless(timeoutMs = 120_000): Promise<ChiplessServer
   try {
     const port = await launch(0, timeoutMs);
     return {
-      url: `http://127.0.0.1:${port}`,
+      url: `http://${host}:${port}`,
       port,
       dataDir,
       output: () => out,

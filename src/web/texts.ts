@@ -86,6 +86,7 @@ export const lobby = {
   joinLink: 'Join link',
   copyLink: 'Copy Link',
   copied: 'Copied!',
+  copyByHand: 'Press and hold the link to copy it',
   shareLink: 'Share Link',
   shareTitle: 'Join my Chipless poker game',
   qrLabel: (code: string) => `QR code to join room ${code}`,

@@ -211,3 +211,46 @@ describe('Lobby: focus when a control goes away', () => {
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Game Lobby' }));
   });
 });
+
+describe('Lobby: copying the join link on plain http (no Clipboard API, no Web Share)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(document, 'execCommand');
+  });
+
+  const showInsecure = (execCommand: (command: string) => boolean) => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: undefined, share: undefined });
+    Object.defineProperty(document, 'execCommand', { configurable: true, value: vi.fn(execCommand) });
+    render(
+      <Lobby
+        snapshot={snapshot(lobby(['Ana', 'Ben']))}
+        me="ana"
+        send={vi.fn(async () => ok)}
+        onLeave={vi.fn(async () => ok)}
+        origin="http://192.168.1.20:3000"
+      />,
+    );
+    return screen.getByRole('button', { name: 'Copy Link' });
+  };
+
+  it('offers Copy Link, which copies the link and says "Copied!"; no Share Link', async () => {
+    const copied: string[] = [];
+    const button = showInsecure(() => {
+      const field = document.activeElement as HTMLTextAreaElement;
+      copied.push(field.value.slice(field.selectionStart, field.selectionEnd));
+      return true;
+    });
+    expect(screen.queryByRole('button', { name: 'Share Link' })).toBeNull();
+    await act(async () => fireEvent.click(button));
+    expect(copied).toEqual(['http://192.168.1.20:3000/?join=ABCDE']);
+    expect(button.textContent).toBe('Copied!');
+    expect(screen.queryByText('Press and hold the link to copy it')).toBeNull();
+  });
+
+  it('when the browser refuses the copy too, says how to copy by hand', async () => {
+    const button = showInsecure(() => false);
+    await act(async () => fireEvent.click(button));
+    expect(button.textContent).toBe('Copy Link');
+    expect(screen.getByRole('status').textContent).toBe('Press and hold the link to copy it');
+  });
+});

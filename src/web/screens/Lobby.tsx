@@ -3,6 +3,7 @@ import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { copyText } from '../components/copy';
 import { useFocusRescue } from '../components/focus';
 import { FormError, orFailed, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
@@ -266,40 +267,45 @@ export function PendingList({
   );
 }
 
+/**
+ * Copy Link on every origin (copyText falls back to a selection copy where the Clipboard API is missing,
+ * as on plain http on a LAN address); Share Link only where the Web Share API exists (secure contexts).
+ */
 function ShareButtons({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<boolean | null>(null);
   const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
-  const canCopy = typeof navigator !== 'undefined' && !!navigator.clipboard;
   return (
-    <div className="button-row compact">
-      {canCopy ? (
+    <>
+      <div className="button-row compact">
         <button
           type="button"
           className="button secondary small"
           onClick={() => {
-            navigator.clipboard.writeText(url).then(
-              () => {
-                setCopied(true);
-                setTimeout(() => setCopied(false), 2000);
-              },
-              () => {},
-            );
+            void copyText(url).then((ok) => {
+              setCopied(ok);
+              if (ok) setTimeout(() => setCopied(null), 2000);
+            });
           }}
         >
           <span aria-live="polite">{copied ? t.copied : t.copyLink}</span>
         </button>
+        {canShare ? (
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => {
+              navigator.share({ title: t.shareTitle, url }).catch(() => {});
+            }}
+          >
+            {t.shareLink}
+          </button>
+        ) : null}
+      </div>
+      {copied === false ? (
+        <p className="muted" role="status">
+          {t.copyByHand}
+        </p>
       ) : null}
-      {canShare ? (
-        <button
-          type="button"
-          className="button secondary small"
-          onClick={() => {
-            navigator.share({ title: t.shareTitle, url }).catch(() => {});
-          }}
-        >
-          {t.shareLink}
-        </button>
-      ) : null}
-    </div>
+    </>
   );
 }
