@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,6 +147,40 @@ describe('main.ts', () => {
     },
     60_000,
   );
+
+  it('exits 1 with a clear message, no stack, when its port is taken or HOST is not an address here', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const start = async (env: Record<string, string>) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+      dirs.push(dataDir);
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, SKIP_WEB_BUILD: '1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let err = '';
+      child.stderr?.on('data', (b: Buffer) => {
+        err += b.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      return [code, err];
+    };
+    try {
+      expect(await start({ HOST: '127.0.0.1', PORT: String(port) })).toEqual([
+        1,
+        `Port ${port} is already in use (127.0.0.1, port ${port}): another Chipless or another program listens there. Stop it, or set PORT to a free port.\n`,
+      ]);
+    } finally {
+      taken.close();
+    }
+    expect(await start({ HOST: '192.0.2.254', PORT: '0' })).toEqual([
+      1,
+      'HOST 192.0.2.254 is not an address of this machine: set HOST to one of its addresses.\n',
+    ]);
+  });
 
   it('exits 1 with a clear message on a bad configuration', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

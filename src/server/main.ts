@@ -67,6 +67,24 @@ async function createAdapter(
   });
 }
 
+/** What a failed listen means to the person who ran `npm start`: a ConfigError (no stack) for the usual two. */
+function listenError(err: NodeJS.ErrnoException, config: Config): Error {
+  const where = `${config.host ?? 'every address'}, port ${config.port}`;
+  if (err.code === 'EADDRINUSE')
+    return new ConfigError(
+      `Port ${config.port} is already in use (${where}): another Chipless or another program listens there. Stop it, or set PORT to a free port.`,
+    );
+  if (err.code === 'EACCES')
+    return new ConfigError(
+      `Not allowed to listen on port ${config.port} (${where}): ports below 1024 need privileges. Set PORT to 1024 or above.`,
+    );
+  if (err.code === 'EADDRNOTAVAIL')
+    return new ConfigError(
+      `HOST ${config.host} is not an address of this machine: set HOST to one of its addresses.`,
+    );
+  return err;
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -114,7 +132,7 @@ async function main(): Promise<void> {
   });
 
   await new Promise<void>((resolveListen, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
     httpServer.listen(config.port, config.host, () => {
       httpServer.off('error', reject);
       resolveListen();
