@@ -2,7 +2,7 @@
  * Server settings, all from environment variables (listed in README.md), parsed once at the boundary.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../shared/links';
@@ -207,14 +207,31 @@ export function readOrCreateSecretFile(dataDir: string): string {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const secret = randomBytes(32).toString('base64url');
+  let fd: number;
   try {
     // 'wx': if another process created it meanwhile, read theirs instead.
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-    return secret;
+    fd = openSync(file, 'wx', 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return readFileSync(file, 'utf8').trim();
   }
+  try {
+    writeFileSync(fd, `${secret}\n`);
+  } catch (err) {
+    // Created but not written (a full disk): removed, or every later start would refuse the empty
+    // file as a secret too short, long after the disk has room again.
+    closeSync(fd);
+    rmSync(file, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      throw new ConfigError(
+        `The disk of ${dataDir} is full: ${file} could not be written. Free some space on it, or set SESSION_SECRET, then start again.`,
+      );
+    }
+    throw err;
+  }
+  closeSync(fd);
+  return secret;
 }
 
 /** A fresh random secret (a candidate for the shared Redis secret). */

@@ -148,16 +148,16 @@ describe('main.ts', () => {
     60_000,
   );
 
-  it('exits 1 with a clear message, no stack, when its port is taken or HOST is not an address here', async () => {
+  it('exits 1 with a clear message, no stack, when its port or DATA_DIR is taken or HOST is not an address here', async () => {
     const taken = createNetServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
     const start = async (env: Record<string, string>) => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+      const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'chipless-main-'));
       dirs.push(dataDir);
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
         cwd: ROOT,
-        env: { ...process.env, SKIP_WEB_BUILD: '1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+        env: { ...process.env, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);
@@ -180,6 +180,16 @@ describe('main.ts', () => {
       1,
       'HOST 192.0.2.254 is not an address of this machine: set HOST to one of its addresses.\n',
     ]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    const first = await launch({ DATA_DIR: dataDir });
+    for (const ROOM_THREAD of ['true', 'false']) {
+      expect(await start({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ROOM_THREAD })).toEqual([
+        1,
+        `SQLite store: ${dataDir} is in use by another Chipless server. One server process per DATA_DIR; to run several processes, use STORE=redis.\n`,
+      ]);
+    }
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
   });
 
   it('exits 1 with a clear message on a bad configuration', async () => {

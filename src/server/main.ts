@@ -182,8 +182,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/**
+ * Errors besides ConfigError whose message says what is wrong and what to do: printed as one line,
+ * without a stack. By name: from the room thread they arrive as plain Errors carrying it.
+ */
+const ONE_LINE_ERRORS = new Set(['DataDirFullError', 'DataDirInUseError']);
+
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || (err instanceof Error && ONE_LINE_ERRORS.has(err.name))) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(

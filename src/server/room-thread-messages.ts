@@ -83,4 +83,5 @@ export type RequestMessage = {
   [K in RequestName]: [id: number, name: K, ...args: Requests[K]['args']];
 }[RequestName];
 export type ReplyMessage = [id: number, ok: true, result: unknown] | [id: number, ok: false, message: string];
-export type StatusMessage = ['ready'] | ['failed', message: string];
+/** How the room thread's start ended: its store open, or the error that stopped it (its name and message). */
+export type StatusMessage = ['ready'] | ['failed', message: string, name: string];

@@ -85,7 +85,11 @@ try {
     onError: (err) => logger.error({ err }, 'sqlite store'),
   });
 } catch (err) {
-  port.postMessage(['failed', err instanceof Error ? err.message : String(err)] satisfies StatusMessage);
+  port.postMessage([
+    'failed',
+    err instanceof Error ? err.message : String(err),
+    err instanceof Error ? err.name : 'Error',
+  ] satisfies StatusMessage);
   // Nothing else to do here: the socket side ends the thread.
   throw err;
 }

@@ -87,22 +87,42 @@ export async function startRoomThread(options: RoomThreadOptions): Promise<RoomT
   let ending = false;
 
   await new Promise<void>((resolve, reject) => {
-    // The first of an error, a 'failed' message or an exit decides (a promise settles once).
+    // The first of a status message or an exit decides (a promise settles once). An uncaught error is
+    // kept for the exit: the thread posts 'failed' before it throws, but the error comes on another
+    // port and may arrive first, and it does not always arrive as an Error (better-sqlite3's
+    // SqliteError is no real one and crosses as a plain object: "[object Object]"). Node delivers what
+    // the thread posted before it emits 'exit', so 'failed' wins when there is one.
+    let thrown: unknown = null;
     const fail = (err: Error) => {
+      // The error listener stays: an error after the start failed is not one more to throw.
       worker.off('message', onStatus);
+      worker.off('exit', onExit);
       void worker.terminate();
       reject(err);
     };
-    const onExit = (code: number) => fail(new Error(`The room thread exited with ${code} while starting`));
+    const onError = (err: unknown) => {
+      thrown ??= err;
+    };
+    const onExit = (code: number) => {
+      const message = (thrown as { message?: unknown } | null)?.message;
+      if (thrown instanceof Error) fail(thrown);
+      else if (typeof message === 'string') fail(new Error(message));
+      else fail(new Error(`The room thread exited with ${code} while starting`));
+    };
     const onStatus = (message: StatusMessage) => {
-      worker.off('message', onStatus);
-      worker.off('error', fail);
-      worker.off('exit', onExit);
-      if (message[0] === 'ready') resolve();
-      else fail(new Error(message[1]));
+      if (message[0] === 'ready') {
+        worker.off('message', onStatus);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve();
+        return;
+      }
+      const err = new Error(message[1]);
+      err.name = message[2];
+      fail(err);
     };
     worker.on('message', onStatus);
-    worker.once('error', fail);
+    worker.on('error', onError);
     worker.once('exit', onExit);
   });
   const threadIds = taskIds().filter((id) => !before.has(id));

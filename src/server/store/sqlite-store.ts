@@ -10,7 +10,8 @@
  * `synchronous=NORMAL`, which the store had before (neither survives a power cut for certain). A writer
  * thread (sqlite-writer.ts) applies the journal to the database in batches, one transaction every
  * `writeIntervalMs`, and the main thread never waits for it to answer a command. Reads wait for it
- * only when they must: `load` of a room with a write still pending, `listIdle` and `readCounters`.
+ * only when they must: `load` of a room with a write still pending, `listIdle` and `readCounters`;
+ * they fail when the thread's batch fails (a full disk) instead of waiting until the disk has room.
  * Opening the store replays what the journal holds beyond the database's `meta.applied_lsn`.
  * Why: at 1,000 rooms the SQLite transaction was ~20% of the main thread's time a command, and the
  * main thread's load is what commands queue behind (bench/README.md, session 6).
@@ -217,7 +218,10 @@ export interface SqliteStoreOptions {
 
 /** The SQLite store: a RoomStore, and a way to wait until the database holds every write made so far. */
 export interface SqliteStore extends RoomStore {
-  /** Resolves once the writer thread has applied every write made before the call. */
+  /**
+   * Resolves once the writer thread has applied every write made before the call; rejects when its
+   * batch fails (a full disk: the journal keeps the writes).
+   */
   flush(): Promise<void>;
   /**
    * Stops the way a killed process does: the writer thread is terminated wherever it is, nothing more
@@ -251,11 +255,43 @@ interface KnownHead {
 }
 
 /**
+ * Thrown by createSqliteStore when the disk of the data directory has no room for what opening writes
+ * (the lock, the database's WAL, the replay of the journal, a new journal file). Nothing is lost: the
+ * journal and the database stay as they were, and the next open once there is room replays them.
+ */
+export class DataDirFullError extends Error {
+  constructor(dataDir: string, cause: unknown) {
+    super(
+      `SQLite store: the disk of ${dataDir} is full (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        'Free some space on it, then start again.',
+      { cause },
+    );
+    this.name = 'DataDirFullError';
+  }
+}
+
+/** Whether `err` says the disk (or the user's quota on it) is full: SQLite's SQLITE_FULL, ENOSPC, EDQUOT. */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/**
  * Opens (creating when needed, migrating an older file) the SQLite store in `dataDir`, replays what
  * its journal holds beyond the database, and starts the writer thread. Throws DataDirInUseError when
- * another store (in this process or another) has the directory open.
+ * another store (in this process or another) has the directory open, DataDirFullError when its disk
+ * is full.
  */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  try {
+    return openSqliteStore(options);
+  } catch (err) {
+    if (isDiskFull(err)) throw new DataDirFullError(options.dataDir, err);
+    throw err;
+  }
+}
+
+function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const { dataDir } = options;
   const onError = options.onError ?? (() => {});
   mkdirSync(dataDir, { recursive: true });
@@ -448,6 +484,17 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       case 'error':
         onError(new Error(`SQLite store writer: ${message.message}`));
         break;
+      case 'failed': {
+        // A batch failed (a full disk): the journal keeps its entries and the thread tries again each
+        // interval. Whoever waits for it (a load, listIdle, readCounters) hears so now rather than
+        // waiting for as long as the disk stays full, holding its room's queue (each new wait asks
+        // the thread to try again at once).
+        const err = new Error(`SQLite store writer: ${message.message}`);
+        onError(err);
+        for (const w of waiters.splice(0)) w.reject(err);
+        holdProcess();
+        break;
+      }
       case 'stopped':
         break;
     }

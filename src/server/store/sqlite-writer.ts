@@ -44,6 +44,8 @@ export type FromWriter =
   /** Entries that did not fit the file (skipped); see Applier.apply. */
   | { type: 'skipped'; entries: { lsn: number; kind: string; code?: string }[] }
   | { type: 'error'; message: string }
+  /** A batch failed (a full disk): nothing of it was written; its entries stay and are tried again. */
+  | { type: 'failed'; message: string }
   | { type: 'stopped' };
 
 const port = parentPort;
@@ -167,7 +169,7 @@ function poll(): void {
     if (fd !== null) closeSync(fd);
     fd = null;
     gen = startGen;
-    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
   }
   if (!stopping) timer = setTimeout(poll, data.intervalMs);
 }
