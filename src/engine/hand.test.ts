@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { lobby, play, player, potsOf, refuse, run, runWithEvents, stacks, started } from './test-helpers';
+import {
+  checkedDownThreeWay,
+  lobby,
+  play,
+  player,
+  potsOf,
+  refuse,
+  run,
+  runWithEvents,
+  stacks,
+  started,
+} from './test-helpers';
 import type { Room } from './types';
 
 const roles = (room: Room) => Object.fromEntries(Object.values(room.players).map((p) => [p.id, p.role]));
@@ -294,24 +305,7 @@ describe('declareWinners', () => {
   });
 
   it('a winner who left the room meanwhile is refused by name, not by id', () => {
-    const showdown = play(
-      started([5_000, 5_000, 5_000]),
-      ['p0', 'CALL'],
-      ['p1', 'CALL'],
-      ['p2', 'CALL'],
-      'advance',
-      ['p1', 'CALL'],
-      ['p2', 'CALL'],
-      ['p0', 'CALL'],
-      'advance',
-      ['p1', 'CALL'],
-      ['p2', 'CALL'],
-      ['p0', 'CALL'],
-      'advance',
-      ['p1', 'CALL'],
-      ['p2', 'CALL'],
-      ['p0', 'CALL'],
-    );
+    const showdown = checkedDownThreeWay(started([5_000, 5_000, 5_000]));
     expect(showdown.gameState.stage).toBe('SHOWDOWN');
     const left = run(showdown, 'p2', { type: 'leave' });
     expect(left.players.p2).toBeUndefined();

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
 import { callAmount, isInRoom, raiseLimits } from './index';
-import { lobby, play, refuse, started } from './test-helpers';
+import { checkedDownThreeWay, lobby, refuse, started } from './test-helpers';
 import type { Command } from './types';
 
 const INHERITED = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', 'isPrototypeOf'];
@@ -40,24 +40,7 @@ describe('player ids that name Object.prototype members', () => {
       expect(callAmount(room, id)).toBe(0);
 
       // At showdown, as a winner for every pot or for one pot.
-      const showdown = play(
-        room,
-        ['p0', 'CALL'],
-        ['p1', 'CALL'],
-        ['p2', 'CALL'],
-        'advance',
-        ['p1', 'CALL'],
-        ['p2', 'CALL'],
-        ['p0', 'CALL'],
-        'advance',
-        ['p1', 'CALL'],
-        ['p2', 'CALL'],
-        ['p0', 'CALL'],
-        'advance',
-        ['p1', 'CALL'],
-        ['p2', 'CALL'],
-        ['p0', 'CALL'],
-      );
+      const showdown = checkedDownThreeWay(room);
       expect(showdown.gameState.stage).toBe('SHOWDOWN');
       const declare: Command = { type: 'declareWinners', winnerIds: [id] };
       expect(refuse(showdown, 'p0', declare)).toBe(`Player ${id} is not in this hand`);

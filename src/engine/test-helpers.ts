@@ -99,6 +99,30 @@ export function started(stacks: number[], blinds: [number, number] = [100, 200])
   return run(lobby(stacks, blinds), 'p0', { type: 'startGame' });
 }
 
+/**
+ * A three-handed hand (p0 dealer, p1 small blind, p2 big blind, as `started` deals it) called and
+ * checked down to the showdown: everyone in for the big blind, nobody folded.
+ */
+export function checkedDownThreeWay(room: Room): Room {
+  const round: Step[] = [
+    ['p1', 'CALL'],
+    ['p2', 'CALL'],
+    ['p0', 'CALL'],
+  ];
+  return play(
+    room,
+    ['p0', 'CALL'],
+    ['p1', 'CALL'],
+    ['p2', 'CALL'],
+    'advance',
+    ...round,
+    'advance',
+    ...round,
+    'advance',
+    ...round,
+  );
+}
+
 /** Pots as [id, amount, eligible] triples. */
 export function potsOf(room: Room): Array<[string, number, string[]]> {
   return room.gameState.pots.map((p) => [p.id, p.amount, p.eligiblePlayers]);

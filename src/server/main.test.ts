@@ -64,6 +64,24 @@ async function launch(env: Record<string, string>) {
   return { url, child, exited, output: () => output };
 }
 
+/** main.ts with `env` (a fresh DATA_DIR unless given) when it is expected not to start: its exit code and stderr. */
+async function startFailing(env: Record<string, string>): Promise<[number | null, string]> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'chipless-main-'));
+  dirs.push(dataDir);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let err = '';
+  child.stderr?.on('data', (b: Buffer) => {
+    err += b.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return [code, err];
+}
+
 describe('main.ts', () => {
   it('serves, logs JSON without tokens, and stops gracefully on SIGTERM with every ack committed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
@@ -152,38 +170,22 @@ describe('main.ts', () => {
     const taken = createNetServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
-    const start = async (env: Record<string, string>) => {
-      const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'chipless-main-'));
-      dirs.push(dataDir);
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        cwd: ROOT,
-        env: { ...process.env, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.push(child);
-      let err = '';
-      child.stderr?.on('data', (b: Buffer) => {
-        err += b.toString();
-      });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      return [code, err];
-    };
     try {
-      expect(await start({ HOST: '127.0.0.1', PORT: String(port) })).toEqual([
+      expect(await startFailing({ HOST: '127.0.0.1', PORT: String(port) })).toEqual([
         1,
         `Port ${port} is already in use (127.0.0.1, port ${port}): another Chipless or another program listens there. Stop it, or set PORT to a free port.\n`,
       ]);
     } finally {
       taken.close();
     }
-    expect(await start({ HOST: '192.0.2.254', PORT: '0' })).toEqual([
+    expect(await startFailing({ HOST: '192.0.2.254', PORT: '0' })).toEqual([
       1,
       'HOST 192.0.2.254 is not an address of this machine: set HOST to one of its addresses.\n',
     ]);
     const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
     const first = await launch({ DATA_DIR: dataDir });
     for (const ROOM_THREAD of ['true', 'false']) {
-      expect(await start({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ROOM_THREAD })).toEqual([
+      expect(await startFailing({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ROOM_THREAD })).toEqual([
         1,
         `SQLite store: ${dataDir} is in use by another Chipless server. One server process per DATA_DIR; to run several processes, use STORE=redis.\n`,
       ]);
@@ -193,17 +195,7 @@ describe('main.ts', () => {
   });
 
   it('exits 1 with a clear message on a bad configuration', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, STORE: 'mongo', SKIP_WEB_BUILD: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let err = '';
-    child.stderr?.on('data', (b: Buffer) => {
-      err += b.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const [code, err] = await startFailing({ STORE: 'mongo' });
     expect(code).toBe(1);
     expect(err).toContain('Invalid environment: STORE');
   });
