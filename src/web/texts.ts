@@ -16,6 +16,8 @@ export const common = {
   reconnectingHint: 'Your seat is safe. Picking up where you left off.',
   resuming: 'Getting back to your game…',
   noConnection: 'No connection right now. Please try again in a moment.',
+  /** Under a button whose request has waited a while for its answer (forms.tsx, useSlow). */
+  slowConnection: 'Slow connection, still sending. No need to tap again.',
   crashedTitle: 'Something went wrong',
   crashedText: 'Your seat is safe. Reload to pick up where you left off.',
   reload: 'Reload',
@@ -152,6 +154,9 @@ export const table = {
   hand: (n: number) => `Hand #${n}`,
   blinds: (sb: string, bb: string) => `Blinds ${sb} / ${bb}`,
   fold: 'Fold',
+  /** Fold tapped when checking costs nothing: asked first (Table.tsx). */
+  foldFreeTitle: 'Fold instead of checking?',
+  foldFreeText: 'Checking is free and keeps you in the hand.',
   check: 'Check',
   call: (amount: string) => `Call ${amount}`,
   raise: 'Raise',

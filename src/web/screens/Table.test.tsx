@@ -285,6 +285,39 @@ describe('Table', () => {
     expect(lines).toContain('Cal posts big blind $2.00');
   });
 
+  it('Fold when a check is free asks first; facing a bet it folds at once', async () => {
+    // Pre-flop, Ana and Ben call: Cal, the big blind, can check.
+    const room = actNow(actNow(threeWay(), 'CALL'), 'CALL');
+    const { send } = show(room, 'cal');
+    expect(screen.getByRole('button', { name: 'Check' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Fold' }));
+    const ask = screen.getByRole('dialog', { name: 'Fold instead of checking?' });
+    expect(within(ask).getByText('Checking is free and keeps you in the hand.')).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Fold' }));
+    await act(async () => {
+      fireEvent.click(
+        within(screen.getByRole('dialog', { name: 'Fold instead of checking?' })).getByRole('button', {
+          name: 'Fold',
+        }),
+      );
+    });
+    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'FOLD' }]]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    cleanup();
+
+    // Ana, first to act, faces the big blind: no question.
+    const facing = show(threeWay(), 'ana');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Fold' }));
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(facing.send.mock.calls).toEqual([[{ type: 'act', action: 'FOLD' }]]);
+  });
+
   it('host: rebuy dialog adds chips to the chosen player', async () => {
     const { send } = show(threeWay(), 'ana');
     fireEvent.click(screen.getByRole('button', { name: 'Rebuys' }));

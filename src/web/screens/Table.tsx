@@ -4,7 +4,7 @@ import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useFocusRescue } from '../components/focus';
-import { FormError, useAction } from '../components/forms';
+import { FormError, SlowLine, useAction } from '../components/forms';
 import { LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
@@ -35,7 +35,7 @@ export interface TableProps {
   online?: boolean;
 }
 
-type Open = 'none' | 'raise' | 'winner' | 'rebuy' | 'end' | 'leave';
+type Open = 'none' | 'raise' | 'fold' | 'winner' | 'rebuy' | 'end' | 'leave';
 
 /** When the last hand ended because everyone else folded: the winner and what they took. */
 function foldWin(room: Room): { key: string; name: string; amount: number } | null {
@@ -121,7 +121,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
   // A dialog whose moment has passed (the turn moved on, the pot was awarded, the player to remove
   // left or was removed from another phone) closes itself.
-  if ((open === 'raise' && !myTurn) || (open === 'winner' && !undecided)) setOpen('none');
+  if (((open === 'raise' || open === 'fold') && !myTurn) || (open === 'winner' && !undecided))
+    setOpen('none');
   if (removing && !room.players[removing.id]) setRemoving(null);
 
   useTurnBuzz(myTurn);
@@ -247,6 +248,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
       <div className="dock">
         <FormError message={dockError} />
+        {/* Fold, Call and the host's deal grey out while their answer is on its way; on a slow link
+            that alone reads as a tap that did nothing. */}
+        <SlowLine pending={act.pending || host.pending} />
         {/* One live region that is always there, so screen readers announce each turn change
             ("Your Turn", "Bob's Turn"); a region that appears along with its text is often not read. */}
         <div className="turn-status" role="status">
@@ -263,7 +267,10 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 type="button"
                 className="button danger large"
                 disabled={act.pending}
-                onClick={() => press(act, { type: 'act', action: 'FOLD' })}
+                // Folding when a check is free is almost always a slip of the thumb, and a fold cannot
+                // be taken back: asked first. Facing a bet it goes at once.
+                aria-haspopup={toCall > 0 ? undefined : 'dialog'}
+                onClick={() => (toCall > 0 ? press(act, { type: 'act', action: 'FOLD' }) : setOpen('fold'))}
               >
                 {t.fold}
               </button>
@@ -358,6 +365,16 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {open === 'raise' && me ? <RaiseModal room={room} playerId={me} send={send} onClose={close} /> : null}
       {open === 'winner' ? <WinnerModal room={room} send={send} onClose={close} /> : null}
       {open === 'rebuy' ? <RebuyModal room={room} send={send} onClose={close} /> : null}
+      {open === 'fold' ? (
+        <ConfirmModal
+          title={t.foldFreeTitle}
+          text={t.foldFreeText}
+          confirmLabel={t.fold}
+          danger
+          onConfirm={() => send({ type: 'act', action: 'FOLD' })}
+          onClose={close}
+        />
+      ) : null}
       {open === 'end' ? (
         <ConfirmModal
           title={endGame.title}
