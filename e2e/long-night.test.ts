@@ -15,7 +15,8 @@
  * At hands 20, 100, 196 and 396 each page is measured after a forced GC (CDP): JS heap, DOM nodes,
  * event listeners, documents, live timers (a wrapper around setTimeout/setInterval installed before the
  * app), a heap census (React fibers, Socket.IO emitter listeners, detached DOM nodes), local and
- * session storage, and how long a snapshot takes from the WebSocket message to the DOM change.
+ * session storage, and (printed, not asserted: speed is the bench's) how long a snapshot takes from the
+ * WebSocket message to the DOM change and the main thread's time per hand.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -489,14 +490,17 @@ describe('a long night on one phone', () => {
       expect(last.heapMB, `${p.name}: heap at hand ${last.hand} vs ${mid.hand}`).toBeLessThanOrEqual(
         mid.heapMB * 1.15,
       );
-      // One snapshot from message to DOM: measured medians 4–13 ms at every checkpoint, early and late.
-      // A render that grew with the night (a log never trimmed: ~20 more lines a hand) would take
-      // several times that by hand 396.
-      expect(last.latencyMs!, `${p.name}: render latency`).toBeLessThanOrEqual(first.latencyMs! * 2 + 20);
-      // Main-thread time per hand over the fast stretches: measured 164–203 ms at first (JIT warm-up,
-      // short stretch), 116–119 by hand 100, 55 from 196 to 396. Less, not more, as the night goes on.
-      expect(last.taskMsPerHand!, `${p.name}: task time per hand`).toBeLessThanOrEqual(
-        mid.taskMsPerHand! * 1.5,
+      // Speed is not asserted here (timed tests flake on a busy machine; speed is the bench's): the
+      // render time from message to DOM (measured medians 4–13 ms at every checkpoint, early and late)
+      // and the main thread's time per hand (164–203 ms at first, JIT warm-up; 55 from hand 196 on)
+      // are printed for whoever reads the run.
+      console.log(
+        `[long-night] ${p.name}: ${all
+          .map(
+            (m) =>
+              `hand ${m.hand}: heap ${m.heapMB.toFixed(2)} MB, render ${m.latencyMs?.toFixed(1)} ms, ${m.taskMsPerHand?.toFixed(0)} ms/hand`,
+          )
+          .join('; ')}`,
       );
     }
   });
