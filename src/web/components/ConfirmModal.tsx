@@ -1,6 +1,6 @@
 import type { Ack } from '../../shared/protocol';
 import { common } from '../texts';
-import { FormError, useAction } from './forms';
+import { FormError, SlowLine, useAction } from './forms';
 import { Modal } from './Modal';
 
 export interface ConfirmModalProps {
@@ -40,6 +40,7 @@ export function ConfirmModal({
         >
           {pending && pendingLabel ? pendingLabel : confirmLabel}
         </button>
+        <SlowLine pending={pending} />
         <button type="button" className="button secondary block" onClick={onClose}>
           {common.cancel}
         </button>

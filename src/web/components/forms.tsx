@@ -98,6 +98,42 @@ export function useAction(online = true, moment?: number) {
 }
 
 /**
+ * After how long a request still waiting for its answer says so. A tap on a good connection is
+ * answered in well under a second; on slow 3G (~400 ms round trip) in about one; on a bad link
+ * (1.5–3 s) in 3–6 s, and on a link that stalls, only when the stall ends (8–20 s). A disabled, greyed
+ * button alone reads as "nothing happened" after a couple of seconds, and a player at a loud table
+ * taps again, or taps something else. 2 s is past every answer on a usable connection, so a good
+ * connection never sees the line, and early enough that nobody has started tapping around yet.
+ */
+export const SLOW_AFTER_MS = 2_000;
+
+/** True once `pending` has lasted SLOW_AFTER_MS (false again as soon as it ends). */
+export function useSlow(pending: boolean): boolean {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    if (!pending) {
+      setSlow(false);
+      return;
+    }
+    const timer = setTimeout(() => setSlow(true), SLOW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [pending]);
+  return pending && slow;
+}
+
+/** "Slow connection, still sending. No need to tap again." while a request waits long (useSlow). */
+export function SlowLine({ pending }: { pending: boolean }) {
+  const slow = useSlow(pending);
+  // There (empty) from the tap on, so screen readers announce the text when it fills the live region.
+  if (!pending) return null;
+  return (
+    <p className={slow ? 'muted center' : 'sr-only'} role="status">
+      {slow ? common.slowConnection : null}
+    </p>
+  );
+}
+
+/**
  * An action's answer with 'Something went wrong' (the server could not carry it out: a store error)
  * read as the screen's own failure text ('Failed to create room. Please try again.', 'Failed to start
  * game…'); refusals that name a reason, and 'No connection…', say more and stay as they are.
@@ -164,6 +200,7 @@ export function FormSubmit({
       >
         {pending ? pendingLabel : label}
       </button>
+      <SlowLine pending={pending} />
     </>
   );
 }

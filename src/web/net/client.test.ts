@@ -7,7 +7,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoomClient, NO_CONNECTION_ERROR, type RoomClient } from './client';
+import {
+  ANSWER_TIMEOUT_MS,
+  createRoomClient,
+  NO_CONNECTION_ERROR,
+  OFFLINE_TIMEOUT_MS,
+  type RoomClient,
+} from './client';
 
 let closeAll: (() => Promise<void>) | null = null;
 afterEach(async () => {
@@ -57,6 +63,79 @@ describe('room client', () => {
     // The server sees the new connection before the client hears it is connected.
     await waitFor(() => connections.length === 2 && seen.length === 3);
     expect(seen).toEqual([true, false, true]);
+  });
+
+  it('opens with the WebSocket, so a bad link has no polling-to-WebSocket upgrade to time out', async () => {
+    const { io, url, connections } = await silentServer();
+    const transports: string[] = [];
+    io.on('connection', (socket) => transports.push(socket.conn.transport.name));
+    const client = createRoomClient(
+      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
+      { url },
+    );
+    closeAll = async () => {
+      client.close();
+      await io.close();
+    };
+    await waitFor(() => connections.length === 1);
+    expect(transports).toEqual(['websocket']);
+  });
+
+  it('a request made while the first connection is still coming up waits for its answer, not the offline timeout', async () => {
+    const { io, url, connections } = await silentServer();
+    // The first connection takes 400 ms to come up (a bad link's round trips), past the offline wait.
+    io.use((_socket, next) => void setTimeout(next, 400));
+    io.on('connection', (socket) => {
+      socket.removeAllListeners('command');
+      socket.on('command', (_req: unknown, ack: (res: unknown) => void) =>
+        ack({ ok: true, data: { version: 3 } }),
+      );
+    });
+    const client = createRoomClient(
+      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
+      { url, ackTimeoutMs: 3000, offlineTimeoutMs: 200 },
+    );
+    closeAll = async () => {
+      client.close();
+      await io.close();
+    };
+    expect(await client.command('ABCDE', { type: 'startGame' })).toEqual({ ok: true, data: { version: 3 } });
+    expect(connections).toHaveLength(1);
+  });
+
+  it('an answer slower than the offline wait, on a connected socket: it is waited for, the connection kept', async () => {
+    const { io, url, connections } = await silentServer();
+    io.on('connection', (socket) => {
+      socket.removeAllListeners('command');
+      socket.on(
+        'command',
+        (_req: unknown, ack: (res: unknown) => void) =>
+          void setTimeout(() => ack({ ok: true, data: { version: 9 } }), 400),
+      );
+    });
+    const seen: boolean[] = [];
+    const client = createRoomClient(
+      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => seen.push(c) },
+      { url, ackTimeoutMs: 3000, offlineTimeoutMs: 200 },
+    );
+    closeAll = async () => {
+      client.close();
+      await io.close();
+    };
+    await waitFor(() => seen.length === 1);
+    expect(await client.command('ABCDE', { type: 'startGame' })).toEqual({ ok: true, data: { version: 9 } });
+    expect(connections).toHaveLength(1);
+    expect(seen).toEqual([true]);
+  });
+
+  it('the answer timeouts: a stall of 20 s plus a 3 s round trip on a live connection, 10 s while it is down', () => {
+    // A link that stalls for up to 20 s and then delivers, with a bad link's 3 s round trip on top,
+    // must not be called dead (e2e/bad-network.test.ts); a dead one is still found before Socket.IO's
+    // heartbeat (pingInterval 25 s + pingTimeout 20 s).
+    expect(ANSWER_TIMEOUT_MS).toBe(30_000);
+    expect(ANSWER_TIMEOUT_MS).toBeGreaterThan(20_000 + 3_000);
+    expect(ANSWER_TIMEOUT_MS).toBeLessThan(45_000);
+    expect(OFFLINE_TIMEOUT_MS).toBe(10_000);
   });
 
   it('an answered command leaves the connection alone', async () => {

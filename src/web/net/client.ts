@@ -35,8 +35,33 @@ export interface RoomClient {
 
 export type RoomClientFactory = (events: RoomClientEvents) => RoomClient;
 
-/** How long an acknowledgement may take before the user is told to try again. */
-const ACK_TIMEOUT_MS = 10_000;
+/**
+ * How long the answer to a request sent on a connected socket may take before the phone calls the
+ * connection dead (closes the transport, tells the user to try again). Poker nights run on weak home
+ * Wi-Fi and on mobile data in basements, and a slow link is not a dead one:
+ * - a bad link has a 1.5–3 s round trip, and a request sent while the first connection is still moving
+ *   from HTTP polling to the WebSocket waits behind that upgrade: create and join took 9.5 s and more
+ *   than 10 s on a 3 s link (e2e/bad-network.test.ts), so the old 10 s cut live connections and failed
+ *   the tap;
+ * - a link that stalls holds everything for 8–20 s and then delivers it all: the answer comes at the
+ *   stall's end plus a round trip (up to ~23 s).
+ * Cutting the connection earlier helps nobody there: the new connection waits behind the same stall
+ * or round trips, the answer of the tap in flight is lost, the tap may still land later, and the
+ * phone shows "Reconnecting…" on a connection that was fine. 30 s covers a 20 s stall plus a 3 s round
+ * trip and an upgrade's, with room for a busy server, and still finds a connection that died silently
+ * (a phone that left the Wi-Fi) well before Socket.IO's own heartbeat (~45 s). While waiting, the
+ * screen says the connection is slow and that there is no need to tap again (forms.tsx, useSlow).
+ */
+export const ANSWER_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a request made while the socket is known to be down ("Reconnecting…" on screen) waits for
+ * the connection to come back and answer. Socket.IO sends it on reconnection; past this it is dropped
+ * from the send buffer, never sent later, and the user is told to try again. Nothing is in flight, so
+ * a short wait hides no answer: a blip of a second or two still goes through, a phone that stays
+ * offline is told so soon.
+ */
+export const OFFLINE_TIMEOUT_MS = 10_000;
 export const NO_CONNECTION_ERROR = common.noConnection;
 const NO_CONNECTION: Ack<never> = { ok: false, error: NO_CONNECTION_ERROR };
 
@@ -44,8 +69,10 @@ const NO_CONNECTION: Ack<never> = { ok: false, error: NO_CONNECTION_ERROR };
 export interface RoomClientOptions {
   /** The server's origin; the page's own by default. */
   url?: string;
-  /** How long an acknowledgement may take (default ACK_TIMEOUT_MS). */
+  /** How long an answer may take on a connected socket (default ANSWER_TIMEOUT_MS). */
   ackTimeoutMs?: number;
+  /** How long a request made while disconnected waits (default OFFLINE_TIMEOUT_MS). */
+  offlineTimeoutMs?: number;
 }
 
 /** The room client of this page: the server that served it. */
@@ -53,19 +80,43 @@ export const connectRoomClient: RoomClientFactory = (events) => createRoomClient
 
 /** A room client on `options.url` (the page's origin by default). */
 export function createRoomClient(events: RoomClientEvents, options: RoomClientOptions = {}): RoomClient {
-  const ackTimeoutMs = options.ackTimeoutMs ?? ACK_TIMEOUT_MS;
+  const answerTimeoutMs = options.ackTimeoutMs ?? ANSWER_TIMEOUT_MS;
+  const offlineTimeoutMs = options.offlineTimeoutMs ?? OFFLINE_TIMEOUT_MS;
+  // Whether the connection is known to be down: it dropped, or could not be made ("Reconnecting…" on
+  // screen). Not while the first connection is still being made: on a bad link that takes 3–4 round
+  // trips (~10 s at 3 s each), and a Create tapped meanwhile goes out as soon as it is up.
+  let down = false;
+  // Decided when the request is made: sent on a live connection (or the first one, coming up) it may
+  // wait out a slow link; made while the connection is down it only waits for the reconnection.
+  const ackTimeoutMs = () => (down ? offlineTimeoutMs : answerTimeoutMs);
   const socketOptions = {
     // A function, so every reconnection presents the newest token.
     auth: (cb: (data: object) => void) => cb({ token: storage.credentials()?.token }),
+    // The WebSocket first, HTTP long-polling only where it cannot open (tryAllTransports). Socket.IO's
+    // default opens with polling and then upgrades, which on a bad link (3 s round trip) costs ~4 more
+    // round trips, and the server drops the connection when the upgrade is not done within its
+    // upgradeTimeout (10 s): on every (re)connection a phone came up, then went down again ~13 s
+    // later and reconnected, missing the broadcasts meanwhile (e2e/bad-network.test.ts).
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
   };
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> =
     options.url === undefined ? io(socketOptions) : io(options.url, socketOptions);
 
-  socket.on('connect', () => events.connection(true));
-  socket.on('disconnect', () => events.connection(false));
+  socket.on('connect', () => {
+    down = false;
+    events.connection(true);
+  });
+  socket.on('disconnect', () => {
+    down = true;
+    events.connection(false);
+  });
   // A first connection that fails never connected, so no 'disconnect' comes: say "Reconnecting…"
   // while socket.io keeps trying, rather than a spinner that never explains itself.
-  socket.on('connect_error', () => events.connection(false));
+  socket.on('connect_error', () => {
+    down = true;
+    events.connection(false);
+  });
   socket.on('session', (creds) => {
     storage.setCredentials(creds);
     events.session(creds);
@@ -80,7 +131,8 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
         // No answer in time on a socket that still says it is connected: the connection is most likely
         // dead without knowing it (a phone that left the Wi-Fi, a NAT that dropped it), which Socket.IO's
         // heartbeat notices only after ~45 s, with every tap failing meanwhile. Closing the transport
-        // reconnects now (and the app resumes the room); on a live one it costs a reconnection.
+        // reconnects now (and the app resumes the room). Only after ANSWER_TIMEOUT_MS: a slow or
+        // stalled link is alive, and cutting it would cost the answer and a reconnection over it.
         if (socket.connected) socket.io.engine?.close();
         resolve(NO_CONNECTION);
       });
@@ -89,19 +141,19 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   return {
     createRoom: (name, startingChips) =>
       withTimeout((ack) =>
-        socket.timeout(ackTimeoutMs).emit('createRoom', { commandId: newId(), name, startingChips }, ack),
+        socket.timeout(ackTimeoutMs()).emit('createRoom', { commandId: newId(), name, startingChips }, ack),
       ),
     joinRoom: (roomCode, name, startingChips) =>
       withTimeout((ack) =>
         socket
-          .timeout(ackTimeoutMs)
+          .timeout(ackTimeoutMs())
           .emit('joinRoom', { commandId: newId(), roomCode, name, startingChips }, ack),
       ),
     resume: (roomCode) =>
-      withTimeout((ack) => socket.timeout(ackTimeoutMs).emit('resume', { roomCode }, ack)),
+      withTimeout((ack) => socket.timeout(ackTimeoutMs()).emit('resume', { roomCode }, ack)),
     command: (roomCode, command) =>
       withTimeout((ack) =>
-        socket.timeout(ackTimeoutMs).emit('command', { commandId: newId(), roomCode, command }, ack),
+        socket.timeout(ackTimeoutMs()).emit('command', { commandId: newId(), roomCode, command }, ack),
       ),
     close: () => {
       socket.removeAllListeners();

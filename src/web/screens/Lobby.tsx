@@ -5,7 +5,7 @@ import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { copyText } from '../components/copy';
 import { useFocusRescue } from '../components/focus';
-import { FormError, orFailed, useAction } from '../components/forms';
+import { FormError, orFailed, SlowLine, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { approvedPlayers, pendingPlayers } from '../game/view';
@@ -155,6 +155,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
       </section>
 
       <FormError message={action.error ?? start.error} />
+      <SlowLine pending={start.pending || action.pending} />
 
       <div className="bottom-actions">
         {isHost ? (
@@ -263,6 +264,7 @@ export function PendingList({
         ))}
       </ul>
       <FormError message={error} />
+      <SlowLine pending={pending} />
     </>
   );
 }

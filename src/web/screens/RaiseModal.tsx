@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { formatCents, raiseError, raiseLimits } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { centsOrNull, Field, FormError, useAction } from '../components/forms';
+import { centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { canRaise } from '../game/raise';
 import { common, raise as t } from '../texts';
@@ -109,6 +109,7 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
             {pending ? t.loading : t.confirm}
           </button>
         </div>
+        <SlowLine pending={pending} />
       </form>
     </Modal>
   );
