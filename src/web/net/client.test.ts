@@ -138,6 +138,84 @@ describe('room client', () => {
     expect(OFFLINE_TIMEOUT_MS).toBe(10_000);
   });
 
+  it('the same request asked again after its answer was lost goes with the same id; anything else with a new one', async () => {
+    // The server gets every request; the first answer of each is lost (as on a connection that died
+    // after the request arrived), later ones are answered.
+    const httpServer = createServer();
+    const io = new Server(httpServer);
+    const ids: [string, string][] = [];
+    const seen = new Set<string>();
+    io.on('connection', (socket) => {
+      socket.on('resume', (_req: unknown, ack: (res: unknown) => void) => ack({ ok: false, error: 'x' }));
+      for (const event of ['command', 'createRoom'] as const) {
+        socket.on(event, (req: { commandId: string }, ack: (res: unknown) => void) => {
+          ids.push([event, req.commandId]);
+          if (seen.has(req.commandId)) ack({ ok: true, data: { version: 2 } });
+          seen.add(req.commandId);
+        });
+      }
+    });
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+    let online = false;
+    const client = createRoomClient(
+      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => (online = c) },
+      { url, ackTimeoutMs: 200, offlineTimeoutMs: 2000 },
+    );
+    closeAll = async () => {
+      client.close();
+      await io.close();
+    };
+    // Each request on a connected socket (a lost answer closes the transport, and it reconnects).
+    const connected = <T>(request: () => Promise<T>) => waitFor(() => online).then(request);
+    const rebuy = { type: 'rebuy', playerId: 'bob', amount: 2_000 } as const;
+    expect(await connected(() => client.command('ABCDE', rebuy))).toEqual({
+      ok: false,
+      error: NO_CONNECTION_ERROR,
+    });
+    expect(await connected(() => client.command('ABCDE', rebuy))).toEqual({ ok: true, data: { version: 2 } });
+    // Answered: the same rebuy again is a new one.
+    expect(await connected(() => client.command('ABCDE', rebuy))).toEqual({
+      ok: false,
+      error: NO_CONNECTION_ERROR,
+    });
+    // Another request in between: the rebuy after it is new too.
+    expect(await connected(() => client.command('ABCDE', { ...rebuy, amount: 2_500 }))).toEqual({
+      ok: false,
+      error: NO_CONNECTION_ERROR,
+    });
+    expect(await connected(() => client.command('ABCDE', rebuy))).toEqual({
+      ok: false,
+      error: NO_CONNECTION_ERROR,
+    });
+    expect(await connected(() => client.createRoom('Ann', 5_000))).toEqual({
+      ok: false,
+      error: NO_CONNECTION_ERROR,
+    });
+    expect(await connected(() => client.createRoom('Ann', 5_000))).toEqual({
+      ok: true,
+      data: { version: 2 },
+    });
+    const [a, b, c, d, e, f, g] = ids.map(([, id]) => id);
+    expect(ids.map(([event]) => event)).toEqual([
+      'command',
+      'command',
+      'command',
+      'command',
+      'command',
+      'createRoom',
+      'createRoom',
+    ]);
+    expect([b === a, c === a, d === c, e === c, e === d, g === f]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+  }, 20_000);
+
   it('an answered command leaves the connection alone', async () => {
     const { io, url, connections } = await silentServer();
     io.on('connection', (socket) => {

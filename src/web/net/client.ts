@@ -138,10 +138,31 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
       });
     });
 
+  // The id of the last request whose answer never came ('No connection…'), by what it asked. The
+  // server may well have carried it out (the answer was lost, not the request), so the same request
+  // asked again goes with the same id and the server answers it as a repeat instead of applying it a
+  // second time: a rebuy retried after a lost answer must add the chips once, and a create retried
+  // must not open a second room. A different request, or any answer, clears it. The one cost: two
+  // identical requests meant as two, the first's answer lost, count once; the screen shows it.
+  let unanswered: { key: string; id: string } | null = null;
+  const requestId = (key: string) => (unanswered?.key === key ? unanswered.id : newId());
+  const settle = (key: string, id: string, res: Ack<unknown>) => {
+    unanswered = res.ok || res.error !== NO_CONNECTION_ERROR ? null : { key, id };
+  };
+  const once = <T>(key: string, send: (id: string) => Promise<Ack<T>>): Promise<Ack<T>> => {
+    const id = requestId(key);
+    return send(id).then((res) => {
+      settle(key, id, res);
+      return res;
+    });
+  };
+
   return {
     createRoom: (name, startingChips) =>
-      withTimeout((ack) =>
-        socket.timeout(ackTimeoutMs()).emit('createRoom', { commandId: newId(), name, startingChips }, ack),
+      once(JSON.stringify(['createRoom', name, startingChips]), (commandId) =>
+        withTimeout((ack) =>
+          socket.timeout(ackTimeoutMs()).emit('createRoom', { commandId, name, startingChips }, ack),
+        ),
       ),
     joinRoom: (roomCode, name, startingChips) =>
       withTimeout((ack) =>
@@ -152,8 +173,10 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
     resume: (roomCode) =>
       withTimeout((ack) => socket.timeout(ackTimeoutMs()).emit('resume', { roomCode }, ack)),
     command: (roomCode, command) =>
-      withTimeout((ack) =>
-        socket.timeout(ackTimeoutMs()).emit('command', { commandId: newId(), roomCode, command }, ack),
+      once(JSON.stringify(['command', roomCode, command]), (commandId) =>
+        withTimeout((ack) =>
+          socket.timeout(ackTimeoutMs()).emit('command', { commandId, roomCode, command }, ack),
+        ),
       ),
     close: () => {
       socket.removeAllListeners();
