@@ -29,20 +29,24 @@ function pendingSend() {
   return { send, answer: (res: Ack<unknown>) => answer(res) };
 }
 
-const threeWay = () => started(['Ana', 'Ben', 'Cal']);
+/** Ana's turn at a three-way table (fake timers), every command's answer held until `answer`. */
+function slowTable() {
+  vi.useFakeTimers();
+  const pending = pendingSend();
+  render(
+    <Table
+      snapshot={snapshot(started(['Ana', 'Ben', 'Cal']))}
+      me="ana"
+      send={pending.send}
+      onLeave={async () => ({ ok: true, data: null })}
+    />,
+  );
+  return pending;
+}
 
 describe('a slow answer', () => {
   it('the turn: after 2 s of waiting the dock says the connection is slow; the answer takes it away', async () => {
-    vi.useFakeTimers();
-    const { send, answer } = pendingSend();
-    render(
-      <Table
-        snapshot={snapshot(threeWay())}
-        me="ana"
-        send={send}
-        onLeave={async () => ({ ok: true, data: null })}
-      />,
-    );
+    const { send, answer } = slowTable();
     fireEvent.click(screen.getByRole('button', { name: 'Call $2.00' }));
     expect(send.mock.calls).toEqual([[{ type: 'act', action: 'CALL' }]]);
     expect((screen.getByRole('button', { name: 'Call $2.00' }) as HTMLButtonElement).disabled).toBe(true);
@@ -62,16 +66,7 @@ describe('a slow answer', () => {
   });
 
   it('a dialog (Raise): the line sits under "Raising..." while the answer is late', async () => {
-    vi.useFakeTimers();
-    const { send, answer } = pendingSend();
-    render(
-      <Table
-        snapshot={snapshot(threeWay())}
-        me="ana"
-        send={send}
-        onLeave={async () => ({ ok: true, data: null })}
-      />,
-    );
+    const { answer } = slowTable();
     fireEvent.click(screen.getByRole('button', { name: 'Raise' }));
     const box = screen.getByRole('dialog', { name: 'Raise' });
     fireEvent.click(within(box).getByRole('button', { name: 'Confirm Raise' }));
@@ -88,16 +83,7 @@ describe('a slow answer', () => {
   });
 
   it('an answer within 2 s never shows the line', async () => {
-    vi.useFakeTimers();
-    const { send, answer } = pendingSend();
-    render(
-      <Table
-        snapshot={snapshot(threeWay())}
-        me="ana"
-        send={send}
-        onLeave={async () => ({ ok: true, data: null })}
-      />,
-    );
+    const { answer } = slowTable();
     fireEvent.click(screen.getByRole('button', { name: 'Call $2.00' }));
     await act(async () => {
       vi.advanceTimersByTime(1_500);
