@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../shared/links';
 import { DEFAULT_HELPER_THREADS_NICE } from './helper-threads';
+import { isDiskFull } from './store/disk-full';
 
 /**
  * A whole number written in decimal digits, `def` when unset or empty (as for text below: `PORT= npm
@@ -222,8 +223,7 @@ export function readOrCreateSecretFile(dataDir: string): string {
     // file as a secret too short, long after the disk has room again.
     closeSync(fd);
     rmSync(file, { force: true });
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') {
+    if (isDiskFull(err)) {
       throw new ConfigError(
         `The disk of ${dataDir} is full: ${file} could not be written. Free some space on it, or set SESSION_SECRET, then start again.`,
       );

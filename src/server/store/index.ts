@@ -14,7 +14,7 @@ import { createSqliteStore } from './sqlite-store';
 export async function createStore(
   config: Pick<
     Config,
-    'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'roomIdleMs' | 'playingIdleMs' | 'cleanupIntervalMs'
+    'store' | 'dataDir' | 'redisUrl' | 'redisKeyPrefix' | 'playingIdleMs' | 'cleanupIntervalMs'
   >,
   logger?: Logger,
 ): Promise<RoomStore> {
@@ -32,7 +32,7 @@ export async function createStore(
       // tells its sockets.
       return createRedisStore(config.redisUrl, {
         keyPrefix: config.redisKeyPrefix,
-        roomTtlMs: Math.max(config.roomIdleMs, config.playingIdleMs) + config.cleanupIntervalMs,
+        roomTtlMs: config.playingIdleMs + config.cleanupIntervalMs,
         onError: (err) => logger?.warn({ err }, 'redis store connection error'),
       });
     }

@@ -96,6 +96,7 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJsonParts } from '../room-json';
+import { isDiskFull } from './disk-full';
 import type { AppliedCommand, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS, logLast, ringUpdate } from './slots';
 import {
@@ -268,12 +269,6 @@ export class DataDirFullError extends Error {
     );
     this.name = 'DataDirFullError';
   }
-}
-
-/** Whether `err` says the disk (or the user's quota on it) is full: SQLite's SQLITE_FULL, ENOSPC, EDQUOT. */
-export function isDiskFull(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 /**
