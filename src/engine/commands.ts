@@ -1,7 +1,7 @@
 /**
  * applyCommand: the one entry point that changes a room. Opens a draft, dispatches on the command
  * type (exhaustive switch), ends the game automatically when it must, and on success stamps
- * lastActivity and appends the events to the log.
+ * lastActivity, appends the events to the log and sets the undo point (undo.ts).
  */
 import { act } from './betting';
 import { leave, remove } from './departure';
@@ -13,6 +13,7 @@ import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
 import type { Command, CommandResult, Player, Room } from './types';
+import { nextUndoPoint, undo } from './undo';
 
 function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof UNCHANGED {
   switch (command.type) {
@@ -43,6 +44,8 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return rebuy(d, actorId, command.playerId, command.amount);
     case 'endGame':
       return endGame(d, actorId);
+    case 'undo':
+      return undo(d, actorId, command.seq);
     default:
       return unknownCommand(command);
   }
@@ -68,6 +71,9 @@ export function applyCommand(room: Room, actorId: string, command: Command, now:
   autoEnd(d);
   const out = d.room;
   out.lastActivity = now;
+  const undoPoint = nextUndoPoint(d, room, actorId, command);
+  // Rooms that never had an undo point (stored before undo existed, or only a lobby so far) keep no key.
+  if (undoPoint !== null || out.undo != null) out.undo = undoPoint;
   const { log, nextEventSeq } = appendLog(room, d.events, now, d.gs.handNumber);
   out.log = log;
   out.nextEventSeq = nextEventSeq;

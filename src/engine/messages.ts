@@ -60,6 +60,11 @@ export const MSG = {
   rebuysDisabled: 'Rebuys are disabled in this game',
   invalidPositiveAmount: 'Please enter a valid positive amount',
 
+  // Undo (the engine's own; the spec has no undo)
+  onlyHostUndo: 'Only the host can undo',
+  nothingToUndo: 'There is nothing to undo',
+  undoMovedOn: 'The table has moved on since. Nothing was undone.',
+
   unknownCommand: 'Unknown command',
 } as const;
 

@@ -10,7 +10,7 @@ import { applyCommand } from './commands';
 import { checkPots, checkSettlement, checkTransition } from './reference-model';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
-import type { ActionType, Command, Room } from './types';
+import type { ActionType, Command, CommandResult, Room } from './types';
 
 /** One random intent; interpreted against the current room so most of them are meaningful. */
 type Intent =
@@ -24,7 +24,8 @@ type Intent =
   | { kind: 'join'; name: number; chips: number }
   | { kind: 'approve'; target: number }
   | { kind: 'settings'; sb: number; bb: number }
-  | { kind: 'endGame'; byHost: boolean };
+  | { kind: 'endGame'; byHost: boolean }
+  | { kind: 'undo'; byHost: boolean; stale: boolean };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -102,6 +103,14 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant('endGame' as const), byHost: fc.nat(4).map((n) => n === 0) }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('undo' as const),
+      byHost: fc.nat(5).map((n) => n !== 0),
+      stale: fc.nat(5).map((n) => n === 0),
+    }),
   },
 );
 
@@ -193,7 +202,66 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       };
     case 'endGame':
       return { actor: it.byHost ? host : pickId(room, 1), command: { type: 'endGame' } };
+    case 'undo': {
+      const seq = (room.undo?.seq ?? room.nextEventSeq - 1) + (it.stale ? 1 : 0);
+      return { actor: it.byHost ? host : pickId(room, 1), command: { type: 'undo', seq } };
+    }
   }
+}
+
+/**
+ * The model of undo (undo.ts), kept apart from the room's own undo point: the room before the last
+ * accepted game command and that command's first seq, kept across joins and blind changes (and repeats
+ * that changed nothing), dropped by everything else.
+ */
+interface UndoMark {
+  room: Room;
+  seq: number;
+}
+
+const UNDOABLE = new Set<Command['type']>(['act', 'advanceStage', 'declareWinners', 'newHand', 'rebuy']);
+
+function nextMark(mark: UndoMark | null, before: Room, command: Command, after: Room): UndoMark | null {
+  if (after === before) return mark;
+  if (UNDOABLE.has(command.type)) return { room: before, seq: before.nextEventSeq };
+  if (command.type === 'join' || command.type === 'updateSettings') return mark;
+  return null;
+}
+
+/** An undo is accepted exactly when the model has a point it names, and puts back that room. */
+function checkUndo(
+  mark: UndoMark | null,
+  before: Room,
+  actor: string,
+  seq: number,
+  res: CommandResult,
+): void {
+  const want =
+    actor !== before.hostId
+      ? 'Only the host can undo'
+      : mark === null
+        ? 'There is nothing to undo'
+        : seq !== mark.seq
+          ? 'The table has moved on since. Nothing was undone.'
+          : null;
+  check(res.ok === (want === null), `undo: ok ${res.ok}, model ${want}`);
+  if (!res.ok) {
+    check(res.error === want, `undo refused with '${res.error}', expected '${want}'`);
+    return;
+  }
+  const after = res.room;
+  check(after !== null && mark !== null, 'undo deleted the room');
+  const was = mark.room;
+  check(after.status === was.status, 'undo: status');
+  check(JSON.stringify(after.gameState) === JSON.stringify(was.gameState), 'undo: game state');
+  check(JSON.stringify(after.ledger) === JSON.stringify(was.ledger), 'undo: ledger');
+  for (const id of Object.keys(was.players))
+    check(JSON.stringify(after.players[id]) === JSON.stringify(was.players[id]), `undo: player ${id}`);
+  for (const id of Object.keys(after.players))
+    if (!(id in was.players))
+      check(after.players[id]?.status === 'waiting_approval', `undo: ${id} joined since and is seated`);
+  check(after.undo === null, 'undo left an undo point');
+  check(after.nextEventSeq === before.nextEventSeq + 1, 'undo: one event');
 }
 
 const isCents = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -324,17 +392,20 @@ describe('engine properties', () => {
         room = deepFreeze(expectOk(applyCommand(deepFreeze(room), 'p0', { type: 'startGame' }, 2_000)));
         checkInvariants(room);
         let now = 3_000;
+        let mark: UndoMark | null = null;
         for (const it of intents) {
           const { actor, command } = toCommand(room, it);
           const before = JSON.stringify(room);
           const res = applyCommand(room, actor, command, now);
           check(JSON.stringify(room) === before, `${command.type} mutated its input`);
           checkTransition(room, actor, command, res);
+          if (command.type === 'undo') checkUndo(mark, room, actor, command.seq, res);
           if (!res.ok) {
             check(typeof res.error === 'string' && res.error.length > 0, 'empty error');
             continue;
           }
           if (res.room === null) return; // the room was deleted (host left the lobby)
+          mark = nextMark(mark, room, command, res.room);
           room = deepFreeze(res.room);
           if (res.events.length > 0) check(room.lastActivity === now, 'lastActivity not stamped');
           checkInvariants(room);

@@ -150,8 +150,30 @@ export interface Room {
   log: LoggedEvent[];
   /** Sequence number of the next logged event. */
   nextEventSeq: number;
+  /**
+   * What the host's Undo would take back: the last game command, while nothing that changes who is at
+   * the table has happened since (undo.ts). null (or absent, in rooms stored before undo existed) when
+   * there is nothing to undo.
+   */
+  undo?: UndoPoint | null;
 }
 
+/**
+ * The state before the last game command (act, advanceStage, declareWinners, newHand, rebuy), kept so
+ * the host can take it back. Only what that command changed is kept: its players as they were and the
+ * game state. Both are shared with the earlier room, never copied.
+ */
+export interface UndoPoint {
+  /** The seq of the command's first logged event: an undo names it, so a stale tap undoes nothing. */
+  seq: number;
+  /** The command's first event (what the host is asked about: "Take back “Ana raises to $6.00”?"). */
+  first: GameEvent;
+  /** Who sent the command. */
+  by: string;
+  gameState: GameState;
+  /** The players the command changed, as they were before it. */
+  players: Record<string, Player>;
+}
 /** One payment at the end: `from` owes `to` `amount` cents. */
 export interface Settlement {
   from: string;
@@ -175,7 +197,8 @@ export type Command =
   | { type: 'newHand' }
   | { type: 'rebuy'; playerId: string; amount: number }
   | { type: 'endGame' }
-  | { type: 'leave' };
+  | { type: 'leave' }
+  | { type: 'undo'; seq: number };
 
 /** The command names. */
 export type CommandType = Command['type'];
@@ -222,7 +245,14 @@ export type GameEvent =
   | { type: 'handCompleted'; handNumber: number }
   | { type: 'rebuy'; playerId: string; name: string; amount: number }
   | { type: 'gameEnded'; endedBy: string }
-  | { type: 'roomDeleted' };
+  | { type: 'roomDeleted' }
+  | {
+      type: 'undone';
+      /** The seq of the undone command's first event (not `seq`: the log's own seq goes there). */
+      undoneSeq: number;
+      /** That event (so the log line survives it being trimmed from the log). */
+      first: GameEvent;
+    };
 
 /** The event names. */
 export type GameEventType = GameEvent['type'];

@@ -13,6 +13,8 @@
  * - daily_analytics/{date}/sessions/{count|totalMinutes}, all_time_stats/sessions/{count|totalMinutes};
  *   averageMinutes = totalMinutes / count, computed on read.
  *
+ * - An `undone` New Hand or rebuy (the host's undo) takes its +1 back, on the day of the undo.
+ *
  * Dates are UTC (YYYY-MM-DD), taken from the server's clock when the counter is written: the day of a
  * command's commit, of a visit's beacon, and of a session-minutes beacon (so minutes reported after
  * midnight UTC count on the new day, while the session's count stays on the day it began).
@@ -41,8 +43,8 @@ export function dailyKey(now: number, counter: string): string {
 export function countersForEvents(events: GameEvent[], byHost: boolean, now: number): Record<string, number> {
   const out: Record<string, number> = {};
   if (!byHost) return out;
-  const bump = (key: string) => {
-    out[key] = (out[key] ?? 0) + 1;
+  const bump = (key: string, by = 1) => {
+    out[key] = (out[key] ?? 0) + by;
   };
   for (const event of events) {
     switch (event.type) {
@@ -61,6 +63,14 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
         break;
       case 'gameEnded':
         bump(dailyKey(now, 'games_ended'));
+        break;
+      case 'undone':
+        // The host took back a New Hand or a rebuy: it was never dealt or bought (the host deals again,
+        // and that counts). An undone end of the game (a last pot's award) stays counted in games_ended.
+        if (event.first.type === 'handStarted') {
+          bump(dailyKey(now, 'hands_completed'), -1);
+          bump(TOTAL_HANDS_DEALT, -1);
+        } else if (event.first.type === 'rebuy') bump(dailyKey(now, 'rebuys_processed'), -1);
         break;
       case 'playerJoined':
       case 'playerRemoved':

@@ -5,6 +5,8 @@
  *
  * Hand 1: everyone checks it down; Hana wins 600.          Hana 5400, Gus 4800, Ivy 4800.
  * Hand 2: Gus raises to 1000, both fold; Gus wins the blinds.  Hana 5200, Gus 5100, Ivy 4700.
+ * Hand 2 has Ivy's slip to All-in taken back by the host (undo); a rebuy typed wrong and hand 3 dealt
+ * once too early are taken back too.
  * Rebuy: Ivy +300.                                            Ivy 5000 (invested 5300).
  * Hand 3: Ivy all-in 5000, Hana calls, Gus folds; Ivy wins 10200. Hana 200, Gus 4900, Ivy 10200.
  * End: Hana -4800, Gus -100, Ivy +4900: Hana owes Ivy 4800, Gus owes Ivy 100.
@@ -157,6 +159,29 @@ describe('a whole game of three phones', () => {
     expect(snap.room.gameState).toMatchObject({ handNumber: 2, dealerId: gus.playerId, stage: 'PRE_FLOP' });
     expect(turn()).toBe(gus.playerId);
     await send(gus, { type: 'act', action: 'RAISE', amount: 1000 });
+    // Ivy's thumb slips to All-in; only the host can take it back, and only while nothing came after.
+    const raised = state().room;
+    await send(ivy, { type: 'act', action: 'ALL_IN' });
+    const slip = state().room.undo!;
+    expect(slip).toMatchObject({
+      seq: raised.nextEventSeq,
+      by: ivy.playerId,
+      first: { type: 'playerActed' },
+    });
+    await refused(ivy, { type: 'undo', seq: slip.seq }, 'Only the host can undo');
+    await refused(
+      hana,
+      { type: 'undo', seq: slip.seq - 1 },
+      'The table has moved on since. Nothing was undone.',
+    );
+    const undone = await send(hana, { type: 'undo', seq: slip.seq });
+    for (const c of all()) {
+      expect(c.latest!.room.players).toEqual(raised.players);
+      expect(c.latest!.room.gameState).toEqual(raised.gameState);
+    }
+    expect(undone.room.log.at(-1)).toMatchObject({ type: 'undone', undoneSeq: slip.seq, first: slip.first });
+    expect(turn()).toBe(ivy.playerId);
+    await refused(hana, { type: 'undo', seq: slip.seq }, 'There is nothing to undo');
     await send(ivy, { type: 'act', action: 'FOLD' });
     const end = await send(hana, { type: 'act', action: 'FOLD' });
     expect(end.room.gameState.stage).toBe('SHOWDOWN');
@@ -170,12 +195,22 @@ describe('a whole game of three phones', () => {
       { type: 'rebuy', playerId: ivy.playerId, amount: 300 },
       'Only the host can update game state',
     );
+    // $3.00 typed as $300.00, taken back (and not counted in the analytics).
+    await send(hana, { type: 'rebuy', playerId: ivy.playerId, amount: 30_000 });
+    expect(stacks()).toEqual([5200, 5100, 34_700]);
+    await send(hana, { type: 'undo', seq: state().room.undo!.seq });
+    expect(stacks()).toEqual([5200, 5100, 4700]);
+    expect(state().room.players[ivy.playerId]?.totalInvestment).toBe(5000);
     await send(hana, { type: 'rebuy', playerId: ivy.playerId, amount: 300 });
     expect(stacks()).toEqual([5200, 5100, 5000]);
     expect(state().room.players[ivy.playerId]?.totalInvestment).toBe(5300);
   });
 
   it('hand 3: all-in, call, fold, showdown; the host awards the pot', async () => {
+    // Dealt, taken back, dealt again: the same hand 3 (and counted once).
+    await send(hana, { type: 'newHand' });
+    await send(hana, { type: 'undo', seq: state().room.undo!.seq });
+    expect(state().room.gameState).toMatchObject({ handNumber: 2, stage: 'SHOWDOWN' });
     await send(hana, { type: 'newHand' });
     expect(state().room.gameState.dealerId).toBe(ivy.playerId);
     expect(turn()).toBe(ivy.playerId);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { GameEvent } from '../engine';
 import { countersForEvents, dailyKey, TOTAL_HANDS_DEALT } from './analytics';
 import { ConfigError, loadConfig, readOrCreateSecretFile } from './config';
 import { createIdentity } from './identity';
@@ -280,6 +281,25 @@ describe('analytics mapping', () => {
       'daily_analytics/2026-11-21/players_joined': 2,
       'daily_analytics/2026-11-21/rebuys_processed': 1,
       'daily_analytics/2026-11-21/games_ended': 1,
+    });
+  });
+
+  it("takes back an undone New Hand's and rebuy's +1, and nothing for other undone commands", () => {
+    const undone = (first: GameEvent): GameEvent => ({ type: 'undone', undoneSeq: 7, first });
+    expect(
+      countersForEvents(
+        [
+          undone({ type: 'handStarted', handNumber: 4, dealerId: 'a' }),
+          undone({ type: 'rebuy', playerId: 'b', name: 'B', amount: 100 }),
+          undone({ type: 'stageChanged', stage: 'FLOP' }),
+        ],
+        true,
+        now,
+      ),
+    ).toEqual({
+      'daily_analytics/2026-11-21/hands_completed': -1,
+      [TOTAL_HANDS_DEALT]: -1,
+      'daily_analytics/2026-11-21/rebuys_processed': -1,
     });
   });
 });

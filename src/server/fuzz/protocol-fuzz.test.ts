@@ -276,7 +276,7 @@ class Fuzz {
   command(): Record<string, unknown> {
     const someone = () => (this.chance(0.8) ? this.pick(this.ids) : this.text());
     const cents = () => (this.chance(0.8) ? this.int(1_000_000) : this.number());
-    switch (this.int(12)) {
+    switch (this.int(13)) {
       case 0:
         return { type: 'join', name: this.text().slice(0, 30), startingChips: cents() };
       case 1:
@@ -306,6 +306,8 @@ class Fuzz {
         return { type: 'newHand' };
       case 10:
         return { type: 'rebuy', playerId: someone(), amount: cents() };
+      case 11:
+        return { type: 'undo', seq: this.chance(0.8) ? this.int(300) : this.number() };
       default:
         return { type: this.pick(['endGame', 'leave', 'dealCards', 'setStack', '']) };
     }

@@ -1,9 +1,9 @@
 import { formatCents, STAGE_NAMES } from '../../engine';
-import type { LoggedEvent } from '../../engine/types';
+import type { GameEvent } from '../../engine/types';
 import { log as t } from '../texts';
 
 /** One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null to skip. */
-export function describeEvent(e: LoggedEvent): string | null {
+export function describeEvent(e: GameEvent): string | null {
   switch (e.type) {
     case 'playerJoined':
       return t.joined(e.name, formatCents(e.startingChips));
@@ -58,5 +58,9 @@ export function describeEvent(e: LoggedEvent): string | null {
       return t.gameEnded;
     case 'roomDeleted':
       return t.roomDeleted;
+    case 'undone': {
+      const line = describeEvent(e.first);
+      return line === null ? null : t.undone(line);
+    }
   }
 }

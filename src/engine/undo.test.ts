@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkedDownThreeWay,
+  lobby,
+  play,
+  player,
+  refuse,
+  run,
+  runWithEvents,
+  started,
+} from './test-helpers';
+import type { Command, Room } from './types';
+
+/** What an undo must put back: everything but the log, its seq, lastActivity and the undo point. */
+const state = (room: Room) => ({
+  status: room.status,
+  settings: room.settings,
+  players: room.players,
+  gameState: room.gameState,
+  ledger: room.ledger,
+});
+
+const undo = (room: Room, actor = room.hostId, now = 9_000) =>
+  run(room, actor, { type: 'undo', seq: room.undo?.seq ?? -1 }, now);
+
+describe('undo', () => {
+  it('takes back a raise to the cent: stack, round bet, pot and turn, and says so in the log', () => {
+    const before = started([10_000, 10_000, 10_000]);
+    const raised = play(before, ['p0', 'RAISE', 650]);
+    expect(player(raised, 'p0').stack).toBe(9_350);
+    expect(raised.undo).toMatchObject({
+      seq: before.nextEventSeq,
+      by: 'p0',
+      first: { type: 'playerActed', playerId: 'p0', action: 'RAISE', amount: 650, totalBet: 650 },
+    });
+    const { room: back, events } = runWithEvents(
+      raised,
+      'p0',
+      { type: 'undo', seq: before.nextEventSeq },
+      9_000,
+    );
+    expect(state(back!)).toEqual(state(before));
+    expect(player(back!, 'p0')).toMatchObject({
+      stack: 10_000,
+      currentRoundBet: 0,
+      hasActedThisRound: false,
+    });
+    expect(back!.gameState.currentTurnPlayerId).toBe('p0');
+    expect(events).toEqual([{ type: 'undone', undoneSeq: before.nextEventSeq, first: raised.undo!.first }]);
+    expect(back!.log.at(-1)).toMatchObject({
+      type: 'undone',
+      undoneSeq: before.nextEventSeq,
+      seq: raised.nextEventSeq,
+      at: 9_000,
+      handNumber: 1,
+    });
+    expect(back!.nextEventSeq).toBe(raised.nextEventSeq + 1);
+    expect(back!.lastActivity).toBe(9_000);
+    expect(back!.undo).toBeNull();
+    // The hand goes on from there: p0 can act again, differently.
+    expect(player(play(back!, ['p0', 'CALL']), 'p0').stack).toBe(9_800);
+  });
+
+  const showdown = () => checkedDownThreeWay(started([10_000, 10_000, 10_000]));
+  const cases: Array<[string, () => Room, string, Command]> = [
+    [
+      'a fold that wins the hand',
+      () => play(started([10_000, 10_000]), ['p0', 'RAISE', 400]),
+      'p1',
+      { type: 'act', action: 'FOLD' },
+    ],
+    [
+      'a check',
+      () => play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL']),
+      'p2',
+      { type: 'act', action: 'CALL' },
+    ],
+    [
+      'an all-in that ends the betting',
+      () => play(started([10_000, 3_000]), ['p0', 'ALL_IN']),
+      'p1',
+      { type: 'act', action: 'CALL' },
+    ],
+    [
+      'the flop dealt',
+      () => play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']),
+      'p0',
+      { type: 'advanceStage' },
+    ],
+    ['the pot awarded to the wrong player', showdown, 'p0', { type: 'declareWinners', winnerIds: ['p1'] }],
+    ['a split pot', showdown, 'p0', { type: 'declareWinners', winnerIds: ['p1', 'p2'] }],
+    [
+      'a new hand dealt',
+      () => run(showdown(), 'p0', { type: 'declareWinners', winnerIds: ['p2'] }),
+      'p0',
+      { type: 'newHand' },
+    ],
+    [
+      'a rebuy of the wrong amount',
+      () => play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD']),
+      'p0',
+      { type: 'rebuy', playerId: 'p0', amount: 100_000 },
+    ],
+  ];
+  it.each(cases)('puts back the room as it was before %s', (_, make, actor, command) => {
+    const before = make();
+    const after = run(before, actor, command, 5_000);
+    expect(state(after)).not.toEqual(state(before));
+    expect(after.undo?.seq).toBe(before.nextEventSeq);
+    expect(state(undo(after))).toEqual(state(before));
+  });
+
+  it('keeps only what the command changed, shared with the earlier room (no copies)', () => {
+    const before = started([10_000, 10_000, 10_000]);
+    const after = play(before, ['p0', 'RAISE', 650]);
+    expect(Object.keys(after.undo!.players)).toEqual(['p0']);
+    expect(after.undo!.players.p0).toBe(before.players.p0);
+    expect(after.undo!.gameState).toBe(before.gameState);
+  });
+
+  it('survives a join and a change of blinds; the latecomer still waits after the undo', () => {
+    const before = started([10_000, 10_000]);
+    let room = play(before, ['p0', 'RAISE', 1_000]);
+    room = run(room, 'late', { type: 'join', name: 'Late', startingChips: 5_000 });
+    room = run(room, 'p0', { type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
+    const back = undo(room);
+    expect(back.players.p0).toEqual(before.players.p0);
+    expect(back.gameState).toEqual(before.gameState);
+    expect(player(back, 'late')).toMatchObject({ status: 'waiting_approval', stack: 5_000 });
+    expect(back.settings).toMatchObject({ smallBlind: 200, bigBlind: 400 });
+  });
+
+  it.each<[string, (r: Room) => Room]>([
+    [
+      'an approval',
+      (r) =>
+        run(run(r, 'late', { type: 'join', name: 'Late', startingChips: 500 }), 'p0', {
+          type: 'approve',
+          playerId: 'late',
+        }),
+    ],
+    ['a removal', (r) => run(r, 'p0', { type: 'remove', playerId: 'p2' })],
+    ['a player leaving', (r) => run(r, 'p2', { type: 'leave' })],
+    ['End Game', (r) => run(r, 'p0', { type: 'endGame' })],
+    ['an undo', (r) => undo(r)],
+  ])('is cleared by %s: there is nothing to undo after it', (_, then) => {
+    const room = then(play(started([10_000, 10_000, 10_000]), ['p0', 'RAISE', 650]));
+    expect(room.undo).toBeNull();
+    expect(refuse(room, 'p0', { type: 'undo', seq: 1 })).toBe('There is nothing to undo');
+  });
+
+  it('is the host’s only, even for the player whose action it was', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'RAISE', 800]);
+    const seq = room.undo!.seq;
+    expect(refuse(room, 'p1', { type: 'undo', seq })).toBe('Only the host can undo');
+    expect(refuse(room, 'stranger', { type: 'undo', seq })).toBe('Only the host can undo');
+  });
+
+  it('a stale undo (the table moved on after the host tapped) undoes nothing', () => {
+    const first = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']);
+    const seq = first.undo!.seq;
+    const later = play(first, ['p1', 'CALL']);
+    expect(refuse(later, 'p0', { type: 'undo', seq })).toBe(
+      'The table has moved on since. Nothing was undone.',
+    );
+    expect(state(undo(later))).toEqual(state(first));
+  });
+
+  it('there is nothing to undo in a lobby or a freshly started game, and lobby rooms keep no undo key', () => {
+    const room = lobby([10_000, 10_000]);
+    expect('undo' in room).toBe(false);
+    expect(refuse(room, 'p0', { type: 'undo', seq: 1 })).toBe('There is nothing to undo');
+    const game = run(room, 'p0', { type: 'startGame' });
+    expect('undo' in game).toBe(false);
+    expect(refuse(game, 'p0', { type: 'undo', seq: 1 })).toBe('There is nothing to undo');
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Undo: the host takes back the last game command (a player's action, a stage dealt, a pot awarded, a
+ * new hand, a rebuy), for the slips of a poker night: a thumb on the wrong button, the pot given to the
+ * wrong player, a hand dealt before the winner was checked. One level, no redo.
+ *
+ * Every game command leaves an undo point in the room (types.ts `UndoPoint`): what it changed, as it was
+ * before. An undo puts that back and logs an `undone` event; the log and `nextEventSeq` keep moving
+ * forward, so the phones' logs still merge by seq. What is kept, and until when:
+ * - Only what the command changed: its players (the draft's copies) and the game state, shared with the
+ *   earlier room, never copied. No game command changes the room's status or ledger: a game ends by End
+ *   Game or when players leave (results.ts autoEnd needs a departure: a player who loses every chip in a
+ *   hand is still dealt into it), and neither can be undone. Should a command ever change them, it
+ *   leaves no undo point rather than one that would put back half of it.
+ * - A join (a new key in the players map) and a change of blinds (settings, read at the next hand) touch
+ *   nothing the point restores, so the point survives them: a latecomer asking to join does not cost the
+ *   host their undo. Every other command clears it: approving, removing or a player leaving change who is
+ *   at the table (and a departure moves chips into the ledger), End Game is a decision the host already
+ *   confirmed, and an undo is not itself undone.
+ * Only the host may undo: the host runs the table, and a player taking back their own action after the
+ * others have seen it is what "action is binding" forbids at a real table.
+ */
+import { type Draft, emit, playerById, replaceGameState } from './draft';
+import type { Outcome } from './lobby';
+import { MSG } from './messages';
+import type { Command, Player, Room, UndoPoint } from './types';
+
+/** Commands that leave an undo point. */
+const UNDOABLE: ReadonlySet<Command['type']> = new Set([
+  'act',
+  'advanceStage',
+  'declareWinners',
+  'newHand',
+  'rebuy',
+]);
+
+/** Commands that keep the room's undo point (they change nothing it restores). */
+const KEEPS_UNDO: ReadonlySet<Command['type']> = new Set(['join', 'updateSettings']);
+
+/**
+ * The undo point the room gets after `command` was applied to `base` (in draft `d`, which the command
+ * changed): a new point for a game command, the old one kept by a join or a change of blinds, else null.
+ */
+export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Command): UndoPoint | null {
+  if (KEEPS_UNDO.has(command.type)) return base.undo ?? null;
+  if (!UNDOABLE.has(command.type) || d.events.length === 0) return null;
+  const players: Record<string, Player> = {};
+  for (const id of d.owned) {
+    const before = playerById(base.players, id);
+    // A player the command added cannot be taken back by putting players back; no game command adds one.
+    if (before === undefined) return null;
+    players[id] = before;
+  }
+  if (d.room.status !== base.status || d.room.ledger !== base.ledger) return null;
+  return { seq: base.nextEventSeq, first: d.events[0]!, by: actorId, gameState: base.gameState, players };
+}
+
+/** undo (host): puts back what the command of the room's undo point changed, if `seq` still names it. */
+export function undo(d: Draft, actorId: string, seq: number): Outcome {
+  if (actorId !== d.base.hostId) return MSG.onlyHostUndo;
+  const point = d.base.undo;
+  if (point === undefined || point === null) return MSG.nothingToUndo;
+  if (point.seq !== seq) return MSG.undoMovedOn;
+  for (const id in point.players) {
+    d.players[id] = point.players[id] as Player;
+    d.owned.delete(id);
+  }
+  d.seatCache = null;
+  replaceGameState(d, point.gameState);
+  emit(d, { type: 'undone', undoneSeq: point.seq, first: point.first });
+  return null;
+}
