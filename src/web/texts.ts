@@ -193,6 +193,18 @@ export const table = {
   log: 'Hand log',
   logEmpty: 'Nothing has happened yet.',
   notSeated: 'You will be dealt in when the host approves you and a new hand starts.',
+  /** After a hand-log line the host's undo took back (read out; the line is struck through). */
+  takenBack: '(taken back)',
+};
+
+/** The host's undo at the table (ours; the spec has none): the button and its question. */
+export const undo = {
+  button: 'Undo',
+  title: 'Undo?',
+  /** `line` is the hand-log line of the command taken back ("Ana raises to $6.00"). */
+  text: (line: string | null) => (line === null ? 'Take back the last move?' : `Take back “${line}”?`),
+  confirm: 'Undo',
+  loading: 'Undoing...',
 };
 
 export const raise = {

@@ -63,3 +63,9 @@ export const LeaveIcon = () => (
     <path d="M10 5H5v14h5M14 8l4 4-4 4M18 12H9" />
   </Svg>
 );
+
+export const UndoIcon = () => (
+  <Svg>
+    <path d="M9 14L4 9l5-5M4 9h10.5a5.5 5.5 0 010 11H11" />
+  </Svg>
+);

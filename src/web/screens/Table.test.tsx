@@ -26,6 +26,12 @@ const seatText = (name: string) =>
         li.classList.contains('seat') && li.querySelector('.player-name')?.textContent?.startsWith(name),
     )!;
 
+/** The buttons' names in `scope`, in order: the label, or the text (Undo is an icon with a label). */
+const buttonNames = (scope: HTMLElement) =>
+  within(scope)
+    .getAllByRole('button')
+    .map((b) => b.getAttribute('aria-label') ?? b.textContent);
+
 /** Three players, $50.00 each (Ben $10.00 when `shortBen`): Ana deals, Ben SB, Cal BB. */
 const threeWay = (shortBen = false) =>
   started(['Ana', 'Ben', 'Cal'], shortBen ? { chips: { Ben: 1_000 } } : {});
@@ -104,11 +110,7 @@ describe('Table', () => {
     expect(room.gameState.canAdvanceStage).toBe(true);
     const { send } = show(room, 'ana');
     const controls = screen.getByRole('region', { name: 'Host controls' });
-    expect(
-      within(controls)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['Flop', 'Rebuys', 'End Game']);
+    expect(buttonNames(controls)).toEqual(['Flop', 'Undo', 'Rebuys', 'End Game']);
     await act(async () => fireEvent.click(within(controls).getByRole('button', { name: 'Flop' })));
     expect(send).toHaveBeenCalledWith({ type: 'advanceStage' });
   });
@@ -365,6 +367,146 @@ describe('Table', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'End Game & Auto-Settle Payouts' })),
     );
     expect(send).toHaveBeenCalledWith({ type: 'endGame' });
+  });
+});
+
+describe("Table: the host's undo", () => {
+  const view = (room: Room, me: string, send: (c: Command) => Promise<Ack<unknown>>) => (
+    <Table snapshot={snapshot(room)} me={me} send={send} onLeave={async () => ok} />
+  );
+  const undoButton = () => screen.queryByRole('button', { name: 'Undo' });
+
+  it("the host sees Undo in the host controls after a player's action, not in a fresh game with nothing to undo", () => {
+    const fresh = threeWay();
+    expect(fresh.undo ?? null).toBeNull();
+    const { rerender } = show(fresh, 'ana');
+    expect(undoButton()).toBeNull();
+    // Ana calls on her own phone; Ben raises: the host's dock offers to take Ben's raise back.
+    const raised = actNow(actNow(fresh, 'CALL'), 'RAISE', 600);
+    rerender(view(raised, 'ana', async () => ok));
+    const controls = screen.getByRole('region', { name: 'Host controls' });
+    expect(buttonNames(controls)).toEqual(['Undo', 'Rebuys', 'End Game']);
+    expect(within(controls).getByRole('button', { name: 'Undo' }).getAttribute('aria-haspopup')).toBe(
+      'dialog',
+    );
+  });
+
+  it('a player never sees Undo, not even the one whose action it would take back', () => {
+    const raised = actNow(actNow(threeWay(), 'CALL'), 'RAISE', 600);
+    expect(raised.undo).not.toBeNull();
+    for (const me of ['ben', 'cal']) {
+      show(raised, me);
+      expect(undoButton()).toBeNull();
+      cleanup();
+    }
+  });
+
+  it("asks 'Undo?' naming the move, and sends the undo with the room's current seq", async () => {
+    const raised = actNow(actNow(threeWay(), 'CALL'), 'RAISE', 600);
+    const raiseSeq = raised.log.find((e) => e.type === 'playerActed' && e.action === 'RAISE')!.seq;
+    expect(raised.undo!.seq).toBe(raiseSeq);
+    const { send } = show(raised, 'ana');
+    fireEvent.click(undoButton()!);
+    const ask = screen.getByRole('dialog', { name: 'Undo?' });
+    expect(within(ask).getByText('Take back “Ben raises to $6.00”?')).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).not.toHaveBeenCalled();
+
+    fireEvent.click(undoButton()!);
+    await act(async () =>
+      fireEvent.click(
+        within(screen.getByRole('dialog', { name: 'Undo?' })).getByRole('button', { name: 'Undo' }),
+      ),
+    );
+    expect(send.mock.calls).toEqual([[{ type: 'undo', seq: raiseSeq }]]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('after the undo: the player to act again, the stack back to the cent, no Undo until the next move, the log says so', () => {
+    const called = actNow(threeWay(), 'CALL');
+    const raised = actNow(called, 'RAISE', 650);
+    const back = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
+    show(back, 'ana');
+    expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00Turn');
+    expect(document.querySelector('.pot')!.textContent).toBe('Pot$5.00');
+    expect(undoButton()).toBeNull();
+    const log = screen.getByText('Hand log').closest('details')!;
+    const lines = within(log).getAllByRole('listitem');
+    expect(lines.slice(0, 3).map((li) => li.textContent)).toEqual([
+      'Undone by the host: Ben raises to $6.50',
+      'Ben raises to $6.50 (taken back)',
+      'Ana calls $2.00',
+    ]);
+    expect(lines.slice(0, 3).map((li) => li.className)).toEqual(['', 'taken-back', '']);
+  });
+
+  it("a join while the undo point stands is not taken back with it: the latecomer's line is not struck", () => {
+    const raised = actNow(actNow(threeWay(), 'CALL'), 'RAISE', 600);
+    const joined = step(raised, 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });
+    expect(joined.undo!.seq).toBe(raised.undo!.seq);
+    show(step(joined, 'ana', { type: 'undo', seq: joined.undo!.seq }), 'ana');
+    const log = screen.getByText('Hand log').closest('details')!;
+    expect(
+      within(log)
+        .getAllByRole('listitem')
+        .slice(0, 3)
+        .map((li) => [li.textContent, li.className]),
+    ).toEqual([
+      ['Undone by the host: Ben raises to $6.00', ''],
+      ['Dee asks to join with $50.00', ''],
+      ['Ben raises to $6.00 (taken back)', 'taken-back'],
+    ]);
+  });
+
+  it('the winner animation of a fold the host took back goes at once; a fold made again plays it with its own pot', () => {
+    vi.useFakeTimers();
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600); // Ana
+    room = actNow(room, 'FOLD'); // Ben
+    const { rerender } = show(room, 'ben');
+    const fold = actNow(room, 'FOLD'); // Cal: Ana takes the $5.00 pot, $4.00 of her raise comes back
+    rerender(view(fold, 'ben', async () => ok));
+    act(() => vi.advanceTimersByTime(500));
+    expect(screen.getByText('Ana wins!')).toBeTruthy();
+    expect(document.querySelector('.win-card .amount')!.textContent).toBe('$5.00');
+
+    const undone = step(fold, 'ana', { type: 'undo', seq: fold.undo!.seq });
+    rerender(view(undone, 'ben', async () => ok));
+    expect(document.querySelector('.win-overlay')).toBeNull();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(document.querySelector('.win-overlay')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe("Cal's TurnWaiting for their action...");
+
+    // Cal folds again: one award in this hand counts, the taken-back one does not.
+    rerender(view(actNow(undone, 'FOLD'), 'ben', async () => ok));
+    act(() => vi.advanceTimersByTime(500));
+    expect(screen.getByText('Ana wins!')).toBeTruthy();
+    expect(document.querySelector('.win-card .amount')!.textContent).toBe('$5.00');
+  });
+
+  it('undoing New Hand brings the last hand back without playing its winner animation again', () => {
+    vi.useFakeTimers();
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    const { rerender } = show(room, 'ben');
+    const won = actNow(room, 'FOLD');
+    rerender(view(won, 'ben', async () => ok));
+    act(() => vi.advanceTimersByTime(500));
+    expect(screen.getByText('Ana wins!')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(3_000));
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+
+    const dealt = step(won, 'ana', { type: 'newHand' });
+    rerender(view(dealt, 'ben', async () => ok));
+    rerender(view(step(dealt, 'ana', { type: 'undo', seq: dealt.undo!.seq }), 'ben', async () => ok));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Showdown');
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(document.querySelector('.win-overlay')).toBeNull();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(document.querySelector('.win-overlay')).toBeNull();
   });
 });
 

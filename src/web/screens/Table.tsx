@@ -10,6 +10,7 @@ import { Presence } from '../components/Presence';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { describeEvent } from '../game/log-lines';
 import { canRaise } from '../game/raise';
+import { takenBack } from '../game/undone';
 import {
   approvedPlayers,
   COMMUNITY_CARDS,
@@ -24,6 +25,7 @@ import { common, endGame, lobby, table as t } from '../texts';
 import { ConfirmRemove, PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
+import { UndoButton } from './UndoButton';
 import { WinnerModal } from './WinnerModal';
 
 export interface TableProps {
@@ -37,15 +39,19 @@ export interface TableProps {
 
 type Open = 'none' | 'raise' | 'fold' | 'winner' | 'rebuy' | 'end' | 'leave';
 
-/** When the last hand ended because everyone else folded: the winner and what they took. */
+/**
+ * When the last hand ended because everyone else folded: the winner and what they took. A fold the
+ * host took back won nothing: its award is not counted, nor does it name the win (undone.ts).
+ */
 function foldWin(room: Room): { key: string; name: string; amount: number } | null {
   const gs = room.gameState;
   if (gs.stage !== 'SHOWDOWN' || gs.winnerIds.length === 0) return null;
   const left = playersInHand(room);
   if (left.length !== 1) return null;
+  const undone = takenBack(room.log);
   const awards = room.log.filter(
     (e): e is Extract<LoggedEvent, { type: 'potAwarded' }> =>
-      e.type === 'potAwarded' && e.reason === 'FOLD' && e.handNumber === gs.handNumber,
+      e.type === 'potAwarded' && e.reason === 'FOLD' && e.handNumber === gs.handNumber && !undone(e),
   );
   if (awards.length === 0) return null;
   return {
@@ -57,18 +63,23 @@ function foldWin(room: Room): { key: string; name: string; amount: number } | nu
 
 /**
  * The automatic winner animation: when a single player is left in the hand, it starts after
- * 500 ms and plays for about 3 s, once per hand.
+ * 500 ms and plays for about 3 s, once per win.
  */
 function useFoldWinAnimation(room: Room) {
   const win = foldWin(room);
   const [shown, setShown] = useState<typeof win>(null);
   const key = win?.key ?? null;
-  // A win that was already on the table when this screen opened (a reload) is not replayed.
-  const [seenAtMount] = useState(key);
+  // Wins already played, and one that was already on the table when this screen opened (a reload):
+  // not played again. The host undoing the next New Hand brings the same win back to the table.
+  const played = useRef<Set<string | null>>(null);
+  played.current ??= new Set([key]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the award, not on every snapshot.
   useEffect(() => {
-    if (!key || !win || key === seenAtMount) return;
-    const start = setTimeout(() => setShown(win), 500);
+    if (!key || !win || played.current?.has(key)) return;
+    const start = setTimeout(() => {
+      played.current?.add(key);
+      setShown(win);
+    }, 500);
     const stop = setTimeout(() => setShown(null), 3500);
     return () => {
       clearTimeout(start);
@@ -327,7 +338,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 {t.newHand}
               </button>
             ) : null}
-            <div className="button-row">
+            <div className="button-row host-row">
+              <UndoButton room={room} send={send} className="button secondary undo-button" />
               {room.settings.enableRebuys ? (
                 <button
                   type="button"
@@ -495,9 +507,11 @@ function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean
 }
 
 function HandLog({ room }: { room: Room }) {
+  // A line the host's undo took back stays, struck through: the log is the night's record.
+  const undone = takenBack(room.log);
   const lines = room.log
-    .map((e) => ({ seq: e.seq, text: describeEvent(e), hand: e.handNumber }))
-    .filter((l): l is { seq: number; text: string; hand: number } => l.text !== null)
+    .map((e) => ({ seq: e.seq, text: describeEvent(e), back: undone(e) }))
+    .filter((l): l is { seq: number; text: string; back: boolean } => l.text !== null)
     .reverse();
   return (
     <details className="hand-log">
@@ -506,9 +520,16 @@ function HandLog({ room }: { room: Room }) {
         <p className="muted">{t.logEmpty}</p>
       ) : (
         <ol reversed>
-          {lines.map((l) => (
-            <li key={l.seq}>{l.text}</li>
-          ))}
+          {lines.map((l) =>
+            l.back ? (
+              <li key={l.seq} className="taken-back">
+                {l.text}
+                <span className="sr-only"> {t.takenBack}</span>
+              </li>
+            ) : (
+              <li key={l.seq}>{l.text}</li>
+            ),
+          )}
         </ol>
       )}
     </details>

@@ -92,6 +92,82 @@ describe('Table: the host has a dialog open when another phone changes the room'
   });
 });
 
+describe("Table: the host's Undo question when the room moves on", () => {
+  /** Ana calls, Ben raises to $6.00: Cal to act, the host can take Ben's raise back. */
+  const raised = () => actNow(actNow(started(['Ana', 'Ben', 'Cal']), 'CALL'), 'RAISE', 600);
+  const ask = () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    return screen.getByRole('dialog', { name: 'Undo?' });
+  };
+
+  it('closes when a player acts before it is answered (nothing sent); asked again, it names the new move', async () => {
+    const room = raised();
+    const send = vi.fn(async (_c: Command) => ok);
+    const view = table('ana', send);
+    const { rerender } = render(view(room, 10));
+    expect(within(ask()).getByText('Take back “Ben raises to $6.00”?')).toBeTruthy();
+    const called = actNow(room, 'CALL'); // Cal calls from his phone
+    rerender(view(called, 11));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).not.toHaveBeenCalled();
+
+    const again = ask();
+    expect(within(again).getByText('Take back “Cal calls $4.00”?')).toBeTruthy();
+    await act(async () => fireEvent.click(within(again).getByRole('button', { name: 'Undo' })));
+    expect(send).toHaveBeenCalledExactlyOnceWith({ type: 'undo', seq: called.undo!.seq });
+    expect(called.undo!.seq).toBeGreaterThan(room.undo!.seq);
+  });
+
+  it("closes when the host's other tab undid the same move (nothing sent)", () => {
+    const room = raised();
+    const send = vi.fn(async (_c: Command) => ok);
+    const view = table('ana', send);
+    const { rerender } = render(view(room, 10));
+    ask();
+    rerender(view(step(room, 'ana', { type: 'undo', seq: room.undo!.seq }), 11));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('stays open while its undo is on the way, a move crossing it: the refusal is read, not lost with the dialog', async () => {
+    const room = raised();
+    const { send, answer } = deferredSend();
+    const view = table('ana', send);
+    const { rerender } = render(view(room, 10));
+    const dialog = ask();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Undo' })));
+    expect(within(dialog).getByRole('button', { name: 'Undoing...' })).toHaveProperty('disabled', true);
+    // Cal's call reached the server first.
+    rerender(view(actNow(room, 'CALL'), 11));
+    await answer({ ok: false, error: 'The table has moved on since. Nothing was undone.' });
+    expect(screen.getByRole('dialog', { name: 'Undo?' })).toBe(dialog);
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'The table has moved on since. Nothing was undone.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).toHaveBeenCalledExactlyOnceWith({ type: 'undo', seq: room.undo!.seq });
+  });
+
+  it("closes once the room shows its undo done, though the answer was lost ('No connection…')", async () => {
+    const room = raised();
+    const { send, answer } = deferredSend();
+    const view = table('ana', send);
+    const { rerender } = render(view(room, 10));
+    const dialog = ask();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Undo' })));
+    await answer({ ok: false, error: 'No connection right now. Please try again in a moment.' });
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    // Back online: the room shows the server did it.
+    rerender(view(step(room, 'ana', { type: 'undo', seq: room.undo!.seq }), 11));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).toHaveBeenCalledOnce();
+  });
+});
+
 describe('Lobby: the host has a dialog open when another phone changes the room', () => {
   const view = (room: Room, version: number, send: (c: Command) => Promise<Ack<unknown>>) => (
     <Lobby snapshot={at(room, version)} me="ana" send={send} onLeave={async () => ok} />

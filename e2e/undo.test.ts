@@ -1,0 +1,202 @@
+/**
+ * The host's Undo on real phones: Chromium, `npm start`, three phones. Only the host's phone offers
+ * it; whatever it takes back, every phone shows the table as it was, to the cent.
+ *
+ * Ann hosts, Bob and Cat play; $50.00 each, blinds $1.00 / $2.00. Total 15000 cents.
+ *   Hand 1 (Ann D, Bob SB 100, Cat BB 200; pot 300). Ann calls 200 (pot 500). Bob raises to $6.37
+ *   (637: Bob 4363, pot 1037); Cat to act. The host takes it back ("Take back “Bob raises to $6.37”?"):
+ *   every phone shows Bob to act again, Bob 4900 with his 100 bet, pot 500, "Call $1.00" on his phone.
+ *   Bob calls 100 (pot 600). The host asks to take that back, but Cat checks before the host answers:
+ *   the question goes, nothing is undone; asked again, it names Cat's check (cancelled).
+ *   Checked down to the showdown; the host awards the 600 to Bob (Bob 5400) by mistake and takes it
+ *   back: every phone is at the showdown again with the pot of 600, every stack 4800, nobody the
+ *   winner; the host awards it to Cat (Cat 5400).
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ChiplessServer,
+  endRun,
+  ensureWebBuild,
+  expectContains,
+  expectHidden,
+  expectText,
+  expectValue,
+  expectVisible,
+  launchChromium,
+  openPhone,
+  type Phone,
+  shot,
+  startChipless,
+  stopAtFirstFailure,
+} from './browser';
+import {
+  act,
+  button,
+  dialog,
+  expectHand,
+  hostControls,
+  pot,
+  seat,
+  stage,
+  startGame,
+  yourTurn,
+} from './screen';
+
+let server: ChiplessServer | undefined;
+let browser: Browser | undefined;
+const phones: Phone[] = [];
+const phone = (name: string) => phones.find((p) => p.name === name)!;
+const NAMES = ['Ann', 'Bob', 'Cat'] as const;
+const TOTAL = 15_000;
+
+beforeAll(async () => {
+  ensureWebBuild();
+  server = await startChipless();
+  browser = await launchChromium();
+  for (const name of NAMES) phones.push(await openPhone(browser, name, server.url));
+});
+
+afterAll(async () => {
+  expect(await endRun(phones, browser, server)).toEqual([]);
+});
+
+/** The host's Undo question, opened from the host controls; returns the dialog. */
+async function askUndo(host: Phone) {
+  await button(hostControls(host.page), 'Undo').click();
+  const ask = dialog(host.page, 'Undo?');
+  await expectVisible(ask);
+  return ask;
+}
+
+/** Neither player's phone offers Undo (checked once the phone shows the current state). */
+async function expectNoUndoForPlayers() {
+  for (const p of [phone('Bob'), phone('Cat')]) expect(await button(p.page, 'Undo').count()).toBe(0);
+}
+
+describe("the host's undo", () => {
+  stopAtFirstFailure('undo-', phones, () => server);
+
+  it('a raise taken back: every phone shows the raiser to act again, the stack back to the cent', async () => {
+    const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
+    await startGame(ann, [bob, cat]);
+    for (const p of phones) await expectText(stage(p.page), 'Pre-Flop');
+    // A fresh game has nothing to undo.
+    await expectVisible(yourTurn(ann.page));
+    expect(await button(hostControls(ann.page), 'Undo').count()).toBe(0);
+
+    await act(ann, 'Call $2.00');
+    await expectVisible(yourTurn(bob.page));
+    await button(yourTurn(bob.page), 'Raise').click();
+    const raise = dialog(bob.page, 'Raise');
+    await raise.getByLabel('Total Bet Amount').fill('6.37');
+    await expectValue(raise.getByLabel('Total Bet Amount'), '6.37');
+    await button(raise, 'Confirm Raise').click();
+    await expectHidden(raise);
+    await expectHand(
+      {
+        stage: 'Pre-Flop',
+        pot: 'Pot $10.37',
+        seats: { Ann: ['Stack $48.00'], Bob: ['Stack $43.63', 'Bet $6.37'], Cat: ['Stack $48.00'] },
+        turn: cat,
+      },
+      phones,
+      { names: NAMES, total: TOTAL },
+    );
+    await expectNoUndoForPlayers();
+
+    await shot(ann.page, 'undo-01-host-dock');
+    const ask = await askUndo(ann);
+    await expectText(ask.locator('.modal-text'), 'Take back “Bob raises to $6.37”?');
+    await shot(ann.page, 'undo-02-question', true);
+    await button(ask, 'Undo').click();
+    await expectHidden(ask);
+
+    await expectHand(
+      {
+        stage: 'Pre-Flop',
+        pot: 'Pot $5.00',
+        seats: {
+          Ann: ['Stack $48.00', 'Bet $2.00'],
+          Bob: ['Stack $49.00', 'Bet $1.00', 'Turn'],
+          Cat: ['Stack $48.00', 'Bet $2.00'],
+        },
+        turn: bob,
+      },
+      phones,
+      { names: NAMES, total: TOTAL },
+    );
+    await expectVisible(button(yourTurn(bob.page), 'Call $1.00'));
+    // Nothing more to undo until the next move; the log says what was taken back.
+    await expectHidden(button(hostControls(ann.page), 'Undo'));
+    await cat.page.getByText('Hand log').click();
+    await expectText(cat.page.locator('.hand-log li').first(), 'Undone by the host: Bob raises to $6.37');
+    await expectText(cat.page.locator('.hand-log li.taken-back'), 'Bob raises to $6.37 (taken back)');
+    await expectNoUndoForPlayers();
+  });
+
+  it('the question goes when a player acts before the host answers; nothing is undone', async () => {
+    const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
+    await act(bob, 'Call $1.00');
+    await expectVisible(yourTurn(cat.page));
+    const ask = await askUndo(ann);
+    await expectText(ask.locator('.modal-text'), 'Take back “Bob calls $1.00”?');
+    await act(cat, 'Check');
+    await expectHidden(ask);
+    for (const p of phones) {
+      await expectText(pot(p.page), 'Pot $6.00');
+      await expectContains(seat(p.page, 'Bob'), ['Stack $48.00', 'Bet $2.00']);
+    }
+    const again = await askUndo(ann);
+    await expectText(again.locator('.modal-text'), 'Take back “Cat checks”?');
+    await button(again, 'Cancel').click();
+    await expectHidden(again);
+    await expectVisible(button(hostControls(ann.page), 'Flop'));
+  });
+
+  it('a pot awarded to the wrong player taken back: every phone at the showdown again, then the right award', async () => {
+    const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
+    for (const next of ['Flop', 'Turn', 'River']) {
+      await button(hostControls(ann.page), next).click();
+      for (const p of phones) await expectText(stage(p.page), next);
+      for (const p of [bob, cat, ann]) await act(p, 'Check');
+    }
+    for (const p of phones) await expectText(stage(p.page), 'Showdown');
+
+    const award = async (winner: string) => {
+      await button(hostControls(ann.page), 'Declare Winner').click();
+      const box = dialog(ann.page, 'Declare Winner');
+      await box.getByRole('checkbox', { name: winner }).check();
+      await button(box, 'Award Pot').click();
+      await expectHidden(box);
+    };
+    await award('Bob');
+    for (const p of phones) {
+      await expectText(pot(p.page), 'Pot $0.00');
+      await expectContains(seat(p.page, 'Bob'), ['Stack $54.00', 'Winner']);
+    }
+
+    const ask = await askUndo(ann);
+    await expectText(ask.locator('.modal-text'), 'Take back “Pot $6.00 to Bob”?');
+    await button(ask, 'Undo').click();
+    await expectHidden(ask);
+    for (const p of phones) {
+      await expectText(stage(p.page), 'Showdown');
+      await expectText(pot(p.page), 'Pot $6.00');
+      await expectContains(p.page.locator('.banner.showdown'), ['Host can now declare the winner']);
+      for (const name of NAMES) {
+        await expectContains(seat(p.page, name), ['Stack $48.00']);
+        expect(await seat(p.page, name).locator('.winner-tag').count()).toBe(0);
+      }
+    }
+    await expectNoUndoForPlayers();
+
+    await award('Cat');
+    for (const p of phones) {
+      await expectText(pot(p.page), 'Pot $0.00');
+      await expectContains(seat(p.page, 'Cat'), ['Stack $54.00', 'Winner']);
+      await expectContains(seat(p.page, 'Bob'), ['Stack $48.00']);
+      await expectContains(seat(p.page, 'Ann'), ['Stack $48.00']);
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import type { Command, Room, UndoPoint } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { UndoIcon } from '../components/icons';
+import { describeEvent } from '../game/log-lines';
+import { undo as t } from '../texts';
+
+export interface UndoButtonProps {
+  room: Room;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  className: string;
+}
+
+/**
+ * The host's Undo (the caller shows it to the host only): a button while the room has an undo point
+ * (the undo arrow, named "Undo", the name shown as its tooltip),
+ * and the question "Undo?" naming what it takes back (the hand-log line of the command's first
+ * event), which sends `{ type: 'undo', seq }` for that point.
+ *
+ * The question is about the point it named. When the room moves on before it is answered (a player
+ * acts, the host's other tab deals or undoes), it closes, as a removal's question closes when the
+ * player has gone: a question that changed what it asks under the host's thumb could take back the
+ * wrong thing. Once sent it waits for its answer, so a refusal ('The table has moved on since.
+ * Nothing was undone.') is read, not lost with the dialog; it closes when the undo shows in the log
+ * (an answer lost to 'No connection…' after the server did it).
+ */
+export function UndoButton({ room, send, className }: UndoButtonProps) {
+  const point = room.undo ?? null;
+  const [asked, setAsked] = useState<UndoPoint | null>(null);
+  const [sent, setSent] = useState(false);
+  if (asked !== null && point?.seq !== asked.seq) {
+    const done = room.log.some((e) => e.type === 'undone' && e.undoneSeq === asked.seq);
+    if (!sent || done) {
+      setAsked(null);
+      setSent(false);
+    }
+  }
+  const close = () => {
+    setAsked(null);
+    setSent(false);
+  };
+  const line = asked ? describeEvent(asked.first) : null;
+  return (
+    <>
+      {point ? (
+        <button
+          type="button"
+          className={className}
+          aria-label={t.button}
+          title={t.button}
+          aria-haspopup="dialog"
+          onClick={() => setAsked(point)}
+        >
+          <UndoIcon />
+        </button>
+      ) : null}
+      {asked ? (
+        <ConfirmModal
+          title={t.title}
+          text={t.text(line)}
+          confirmLabel={t.confirm}
+          pendingLabel={t.loading}
+          onConfirm={() => {
+            setSent(true);
+            return send({ type: 'undo', seq: asked.seq });
+          }}
+          onClose={close}
+        />
+      ) : null}
+    </>
+  );
+}
