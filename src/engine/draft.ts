@@ -79,16 +79,6 @@ export function dropPlayer(d: Draft, id: string): void {
   d.seatCache = null;
 }
 
-/**
- * Makes the draft's game state (the same object, `d.gs` and `d.room.gameState`) a copy of `gs`: its
- * keys, in its order, and no others (undo.ts puts back an earlier game state this way).
- */
-export function replaceGameState(d: Draft, gs: GameState): void {
-  const target = d.gs as unknown as Record<string, unknown>;
-  for (const key of Object.keys(target)) delete target[key];
-  Object.assign(target, gs);
-}
-
 /** Records an event. */
 export function emit(d: Draft, event: GameEvent): void {
   d.events.push(event);

@@ -159,9 +159,9 @@ export interface Room {
 }
 
 /**
- * The state before the last game command (act, advanceStage, declareWinners, newHand, rebuy), kept so
- * the host can take it back. Only what that command changed is kept: its players as they were and the
- * game state. Both are shared with the earlier room, never copied.
+ * What the last game command (act, advanceStage, declareWinners, newHand, rebuy) changed, as it was
+ * before, kept so the host can take it back: the fields of the players and of the game state it changed
+ * (an action changes a few fields of one player and the pots, ~0.5 KB of JSON).
  */
 export interface UndoPoint {
   /** The seq of the command's first logged event: an undo names it, so a stale tap undoes nothing. */
@@ -170,10 +170,12 @@ export interface UndoPoint {
   first: GameEvent;
   /** Who sent the command. */
   by: string;
-  gameState: GameState;
-  /** The players the command changed, as they were before it. */
-  players: Record<string, Player>;
+  /** The game state's fields the command changed, as they were. */
+  gameState: Partial<GameState>;
+  /** For each player the command changed, the fields it changed, as they were. */
+  players: Record<string, Partial<Player>>;
 }
+
 /** One payment at the end: `from` owes `to` `amount` cents. */
 export interface Settlement {
   from: string;

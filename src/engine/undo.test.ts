@@ -110,12 +110,23 @@ describe('undo', () => {
     expect(state(undo(after))).toEqual(state(before));
   });
 
-  it('keeps only what the command changed, shared with the earlier room (no copies)', () => {
+  it('keeps only the fields the command changed, as they were (a raise: one player, the turn and the pots)', () => {
     const before = started([10_000, 10_000, 10_000]);
-    const after = play(before, ['p0', 'RAISE', 650]);
-    expect(Object.keys(after.undo!.players)).toEqual(['p0']);
-    expect(after.undo!.players.p0).toBe(before.players.p0);
-    expect(after.undo!.gameState).toBe(before.gameState);
+    const after = run(before, 'p0', { type: 'act', action: 'RAISE', amount: 650 }, 5_000);
+    expect(after.undo!.players).toEqual({
+      p0: {
+        stack: 10_000,
+        currentRoundBet: 0,
+        totalPotContribution: 0,
+        hasActedThisRound: false,
+        lastChipUpdate: 1_000,
+      },
+    });
+    expect(after.undo!.gameState).toEqual({
+      currentTurnPlayerId: 'p0',
+      pots: before.gameState.pots,
+      lastRaiseAmount: before.gameState.lastRaiseAmount,
+    });
   });
 
   it('survives a join and a change of blinds; the latecomer still waits after the undo', () => {

@@ -6,8 +6,8 @@
  * Every game command leaves an undo point in the room (types.ts `UndoPoint`): what it changed, as it was
  * before. An undo puts that back and logs an `undone` event; the log and `nextEventSeq` keep moving
  * forward, so the phones' logs still merge by seq. What is kept, and until when:
- * - Only what the command changed: its players (the draft's copies) and the game state, shared with the
- *   earlier room, never copied. No game command changes the room's status or ledger: a game ends by End
+ * - Only what the command changed: the fields of its players and of the game state it changed, as they
+ *   were. No game command changes the room's status or ledger: a game ends by End
  *   Game or when players leave (results.ts autoEnd needs a departure: a player who loses every chip in a
  *   hand is still dealt into it), and neither can be undone. Should a command ever change them, it
  *   leaves no undo point rather than one that would put back half of it.
@@ -19,7 +19,7 @@
  * Only the host may undo: the host runs the table, and a player taking back their own action after the
  * others have seen it is what "action is binding" forbids at a real table.
  */
-import { type Draft, emit, playerById, replaceGameState } from './draft';
+import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
 import { MSG } from './messages';
 import type { Command, Player, Room, UndoPoint } from './types';
@@ -37,21 +37,53 @@ const UNDOABLE: ReadonlySet<Command['type']> = new Set([
 const KEEPS_UNDO: ReadonlySet<Command['type']> = new Set(['join', 'updateSettings']);
 
 /**
+ * The fields of `before` that `after` changed, as they were in `before`, and the keys `after` added
+ * (absent from `before`). Compared by reference: an array or object the command rebuilt (the pots) is
+ * kept whole.
+ */
+function changedFields<T extends object>(before: T, after: T): { fields: Partial<T>; added: string[] } {
+  const was = before as Record<string, unknown>;
+  const now = after as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  const added: string[] = [];
+  for (const key in now) {
+    if (!Object.hasOwn(was, key)) added.push(key);
+    else if (was[key] !== now[key]) fields[key] = was[key];
+  }
+  for (const key in was) if (!Object.hasOwn(now, key)) fields[key] = was[key];
+  return { fields: fields as Partial<T>, added };
+}
+
+/**
  * The undo point the room gets after `command` was applied to `base` (in draft `d`, which the command
  * changed): a new point for a game command, the old one kept by a join or a change of blinds, else null.
+ * The point holds only the fields the command changed (a phone's snapshot carries it: a whole copy of
+ * the players and the game state made every broadcast ~40% bigger, bench/README.md).
  */
 export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Command): UndoPoint | null {
   if (KEEPS_UNDO.has(command.type)) return base.undo ?? null;
   if (!UNDOABLE.has(command.type) || d.events.length === 0) return null;
-  const players: Record<string, Player> = {};
+  if (d.room.status !== base.status || d.room.ledger !== base.ledger) return null;
+  const players: Record<string, Partial<Player>> = {};
   for (const id of d.owned) {
     const before = playerById(base.players, id);
-    // A player the command added cannot be taken back by putting players back; no game command adds one.
-    if (before === undefined) return null;
-    players[id] = before;
+    const after = playerById(d.players, id);
+    // No game command adds or drops a player, or adds a field to one (results are set at the end).
+    if (before === undefined || after === undefined) return null;
+    const { fields, added } = changedFields(before, after);
+    if (added.length > 0) return null;
+    if (Object.keys(fields).length > 0) players[id] = fields;
   }
-  if (d.room.status !== base.status || d.room.ledger !== base.ledger) return null;
-  return { seq: base.nextEventSeq, first: d.events[0]!, by: actorId, gameState: base.gameState, players };
+  const gs = changedFields(base.gameState, d.gs);
+  // Nor a field to the game state (startGame sets the optional ones, and it is not undone).
+  if (gs.added.length > 0) return null;
+  return {
+    seq: base.nextEventSeq,
+    first: d.events[0]!,
+    by: actorId,
+    gameState: gs.fields,
+    players,
+  };
 }
 
 /** undo (host): puts back what the command of the room's undo point changed, if `seq` still names it. */
@@ -60,12 +92,10 @@ export function undo(d: Draft, actorId: string, seq: number): Outcome {
   const point = d.base.undo;
   if (point === undefined || point === null) return MSG.nothingToUndo;
   if (point.seq !== seq) return MSG.undoMovedOn;
-  for (const id in point.players) {
-    d.players[id] = point.players[id] as Player;
-    d.owned.delete(id);
-  }
-  d.seatCache = null;
-  replaceGameState(d, point.gameState);
+  // Spread over the current object so every key keeps its place (the room's JSON is as it was).
+  for (const id in point.players) Object.assign(edit(d, id), point.players[id]);
+  const gs = d.gs as unknown as Record<string, unknown>;
+  Object.assign(gs, point.gameState);
   emit(d, { type: 'undone', undoneSeq: point.seq, first: point.first });
   return null;
 }
