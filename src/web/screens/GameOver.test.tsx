@@ -70,6 +70,42 @@ describe('Game over screen', () => {
     expect(rows('Settlements')).toEqual(['Cal owes Ana$10.00', 'Ben owes Ana$1.00']);
   });
 
+  it('tells a Ben who left from a new ben in the settlements: "Ben (left) owes Ana"', () => {
+    // Ben (SB) folds to Ana's raise and goes home down $1.00; a new phone joins as "ben" and is dealt in.
+    // Cal (BB) folds too: Ana wins $3.00. The new ben never played a hand.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = step(room, 'ben', { type: 'leave' });
+    room = step(room, 'ben2', { type: 'join', name: 'ben', startingChips: 5_000 });
+    room = step(room, 'ana', { type: 'approve', playerId: 'ben2' });
+    room = actNow(room, 'FOLD');
+    room = step(room, 'ana', { type: 'rebuy', playerId: 'cal', amount: 10_000 });
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ana" onHome={() => {}} />);
+    expect(rows('Settlements')).toEqual(['Cal owes Ana$2.00', 'Ben (left) owes Ana$1.00']);
+    expect(rows('Rankings')).toEqual([
+      '1CalFinal chips $148.00Net -$2.00',
+      '2Ana(You)Final chips $53.00Net +$3.00',
+      '3benFinal chips $50.00Net $0.00',
+      '4Ben(left)Final chips $49.00Net -$1.00',
+    ]);
+  });
+
+  it('names a Bob who left and won as "Bob (left)" when a new Bob sits at the table', () => {
+    // Ana (dealer) and Ben (SB) fold: Cal (BB) wins $1.00 and goes home; a new "Cal" joins and is seated.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    room = step(room, 'cal', { type: 'leave' });
+    room = step(room, 'cal2', { type: 'join', name: 'Cal', startingChips: 5_000 });
+    room = step(room, 'ana', { type: 'approve', playerId: 'cal2' });
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ana" onHome={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Cal (left) Left em' all Chipless!");
+    expect(rows('Settlements')).toEqual(['Ben owes Cal (left)$1.00']);
+  });
+
   it('names the best net result, not a rebuyer who only matches the top stack (headline = highlight)', () => {
     // Ana wins the blinds ($53.00, net +$3.00); Cal (BB, $48.00) rebuys $5.00: $53.00 too, but net -$2.00.
     let room = started(['Ana', 'Ben', 'Cal']);
@@ -113,8 +149,8 @@ describe('Game over screen', () => {
     const zero = { netResult: -5_000, isWinner: false, left: false };
     expect(
       headline([
-        { id: 'a', name: 'Ana', finalChips: 0, ...zero },
-        { id: 'b', name: 'Ben', finalChips: 0, ...zero },
+        { id: 'a', name: 'Ana', label: 'Ana', finalChips: 0, ...zero },
+        { id: 'b', name: 'Ben', label: 'Ben', finalChips: 0, ...zero },
       ]),
     ).toBe('Everyone went Chipless!');
   });

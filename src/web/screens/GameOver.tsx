@@ -1,4 +1,5 @@
 import { formatCents, settle } from '../../engine';
+import { nameKey } from '../../engine/room';
 import type { Room } from '../../engine/types';
 import { approvedPlayers } from '../game/view';
 import { common, gameOver as t } from '../texts';
@@ -10,6 +11,12 @@ interface Standing {
   netResult: number;
   isWinner: boolean;
   left: boolean;
+  /**
+   * The name the headline and the settlements use: the name, with "(left)" after it for a player who
+   * left when someone else in the results has the same name (a departed Bob and a new phone that
+   * joined later as Bob are two people, each settled apart, and "Bob owes Ana" must say which).
+   */
+  label: string;
 }
 
 /**
@@ -24,6 +31,7 @@ export function standings(room: Room): Standing[] {
     netResult: p.netResult ?? 0,
     isWinner: p.isWinner ?? false,
     left: false,
+    label: p.name,
   }));
   const gone = room.ledger.map((e) => ({
     id: e.id,
@@ -32,9 +40,13 @@ export function standings(room: Room): Standing[] {
     netResult: e.netResult,
     isWinner: e.isWinner ?? false,
     left: true,
+    label: e.name,
   }));
+  const all = [...seated, ...gone];
+  for (const s of gone)
+    if (all.some((o) => o !== s && nameKey(o.name) === nameKey(s.name))) s.label = `${s.name} ${t.left}`;
   // By final chips (the spec's ranking); equal chips: the better net result first, then seat order.
-  return [...seated, ...gone].sort((a, b) => b.finalChips - a.finalChips || b.netResult - a.netResult);
+  return all.sort((a, b) => b.finalChips - a.finalChips || b.netResult - a.netResult);
 }
 
 /**
@@ -45,7 +57,7 @@ export function standings(room: Room): Standing[] {
 export function headline(ranking: Standing[]): string {
   if (ranking.length === 0 || ranking.every((s) => s.finalChips === 0)) return t.everyoneChipless;
   const winners = ranking.filter((s) => s.isWinner);
-  if (winners.length === 1) return t.winner((winners[0] as Standing).name);
+  if (winners.length === 1) return t.winner((winners[0] as Standing).label);
   return t.tie;
 }
 
@@ -62,7 +74,7 @@ export interface GameOverProps {
 /** Game over: headline, who owes whom (the engine's settle) and the rankings. */
 export function GameOver({ room, me, onHome }: GameOverProps) {
   const ranking = standings(room);
-  const settlements = settle(ranking.map(({ id, name, netResult }) => ({ id, name, netResult })));
+  const settlements = settle(ranking.map(({ id, label, netResult }) => ({ id, name: label, netResult })));
 
   return (
     <main className="screen game-over">
