@@ -1,6 +1,6 @@
 /**
  * Integration: a server stopped and started again on the same DATA_DIR has every room exactly as
- * acknowledged; tokens still work; an abrupt stop loses no acknowledged command.
+ * acknowledged (the host's undo point too); tokens still work; an abrupt stop loses no acknowledged command.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +76,35 @@ describe('restart on the same data dir', () => {
     expect(await back.must(code0, { type: 'updateSettings', smallBlind: 1, bigBlind: 2 })).toBe(
       snap0.version + 1,
     );
+  });
+
+  it("the host's undo survives a restart: the raise made before it is taken back after it", async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir);
+    const host = await connect(first.url);
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    const guest = await connect(first.url);
+    okData(await guest.joinRoom(code, 'Gus', 5000));
+    await host.must(code, { type: 'approve', playerId: guest.playerId });
+    const started = await host.waitForVersion(await host.must(code, { type: 'startGame' }));
+    // Heads-up: Hana is the dealer and small blind, first to act; she raises to $7.77.
+    expect(started.room.gameState.currentTurnPlayerId).toBe(host.playerId);
+    const raised = await host.waitForVersion(
+      await host.must(code, { type: 'act', action: 'RAISE', amount: 777 }),
+    );
+    expect(raised.room.players[host.playerId]?.stack).toBe(5000 - 777);
+    const seq = raised.room.undo!.seq;
+    for (const c of clients.splice(0)) c.close();
+    await first.close({ keepData: true });
+    servers.splice(servers.indexOf(first), 1);
+
+    const second = await start(dataDir);
+    const back = await connect(second.url, host.token);
+    expect(okData(await back.resume(code)).room.undo?.seq).toBe(seq);
+    const undone = await back.waitForVersion(await back.must(code, { type: 'undo', seq }));
+    expect(undone.room.players).toEqual(started.room.players);
+    expect(undone.room.gameState).toEqual(started.room.gameState);
+    expect(undone.room.undo).toBeNull();
   });
 
   it('an abrupt stop in the middle of a command stream loses no acknowledged command', async () => {
