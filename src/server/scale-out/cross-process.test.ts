@@ -3,7 +3,8 @@
  * process; the processes' own suites are two-processes.test.ts and crash.test.ts): what a player's
  * sockets on the OTHER process see. Presence after a phone moves between processes and goes home,
  * 'gone' once per socket and no snapshot after it, idle cleanup never deleting a room another process
- * watches, one command id through both processes, analytics counted once.
+ * watches, one command id through both processes, analytics counted once, the host's undo of a move
+ * made on the other process.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +84,25 @@ describe.skipIf(gate.skip)('Redis mode: a player on the other process', () => {
     expect(host.latest?.presence).toEqual(presence(false));
     expect(watcher.latest?.presence).toEqual(presence(false));
     expect(guest.gone).toEqual([]);
+  });
+
+  it("the host on A takes back the guest's raise made on B: both phones hold the room as before it", async () => {
+    const { host, guest, code } = await room(a, b);
+    const started = await host.waitForVersion(await host.must(code, { type: 'startGame' }));
+    // Heads-up: the host deals and posts the small blind, then calls; the guest (big blind) raises on B.
+    await host.must(code, { type: 'act', action: 'CALL' });
+    const called = await guest.waitForVersion(started.version + 1);
+    const raised = await guest.waitForVersion(
+      await guest.must(code, { type: 'act', action: 'RAISE', amount: 901 }),
+    );
+    expect(raised.room.players[guest.playerId]?.stack).toBe(5000 - 901);
+    const undone = await host.must(code, { type: 'undo', seq: raised.room.undo!.seq });
+    const [onA, onB] = await Promise.all([host.waitForVersion(undone), guest.waitForVersion(undone)]);
+    for (const snap of [onA, onB]) {
+      expect(snap.room.players).toEqual(called.room.players);
+      expect(snap.room.gameState).toEqual(called.room.gameState);
+    }
+    expect(onB).toEqual(onA);
   });
 
   it("a guest with a tab on each process is removed: 'gone' once on each, no snapshot of the room after it", async () => {
