@@ -8,9 +8,10 @@
  *   every phone shows Bob to act again, Bob 4900 with his 100 bet, pot 500, "Call $1.00" on his phone.
  *   Bob calls 100 (pot 600). The host asks to take that back, but Cat checks before the host answers:
  *   the question goes, nothing is undone; asked again, it names Cat's check (cancelled).
- *   Checked down to the showdown; the host awards the 600 to Bob (Bob 5400) by mistake and takes it
- *   back: every phone is at the showdown again with the pot of 600, every stack 4800, nobody the
- *   winner; the host awards it to Cat (Cat 5400).
+ *   Checked down to the showdown; the host awards the 600 to Bob (Bob 5400) by mistake and deals hand
+ *   2 before anyone objects. The host takes back the New Hand (every phone at hand 1's showdown, Bob
+ *   the winner), then the award: every phone is at the showdown again with the pot of 600, every
+ *   stack 4800, nobody the winner; the host awards it to Cat (Cat 5400).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,7 +155,7 @@ describe("the host's undo", () => {
     await expectVisible(button(hostControls(ann.page), 'Flop'));
   });
 
-  it('a pot awarded to the wrong player taken back: every phone at the showdown again, then the right award', async () => {
+  it('a pot awarded to the wrong player, the next hand dealt, both taken back: every phone at the showdown again, then the right award', async () => {
     const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
     for (const next of ['Flop', 'Turn', 'River']) {
       await button(hostControls(ann.page), next).click();
@@ -173,6 +174,18 @@ describe("the host's undo", () => {
     await award('Bob');
     for (const p of phones) {
       await expectText(pot(p.page), 'Pot $0.00');
+      await expectContains(seat(p.page, 'Bob'), ['Stack $54.00', 'Winner']);
+    }
+    // The host deals on before anyone says it was Cat's: the New Hand is taken back first.
+    await button(hostControls(ann.page), 'New Hand').click();
+    for (const p of phones) await expectContains(p.page.locator('.table-foot'), ['Hand #2']);
+    const dealt = await askUndo(ann);
+    await expectText(dealt.locator('.modal-text'), 'Take back “Hand #2”?');
+    await button(dealt, 'Undo').click();
+    await expectHidden(dealt);
+    for (const p of phones) {
+      await expectText(stage(p.page), 'Showdown');
+      await expectContains(p.page.locator('.table-foot'), ['Hand #1']);
       await expectContains(seat(p.page, 'Bob'), ['Stack $54.00', 'Winner']);
     }
 

@@ -217,14 +217,20 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
 interface UndoMark {
   room: Room;
   seq: number;
+  /** A New Hand's: the mark it replaced, back once the New Hand is undone. */
+  prev: UndoMark | null;
 }
 
 const UNDOABLE = new Set<Command['type']>(['act', 'advanceStage', 'declareWinners', 'newHand', 'rebuy']);
 
 function nextMark(mark: UndoMark | null, before: Room, command: Command, after: Room): UndoMark | null {
   if (after === before) return mark;
-  if (UNDOABLE.has(command.type)) return { room: before, seq: before.nextEventSeq };
+  if (UNDOABLE.has(command.type)) {
+    const prev = command.type === 'newHand' && mark !== null ? { ...mark, prev: null } : null;
+    return { room: before, seq: before.nextEventSeq, prev };
+  }
   if (command.type === 'join' || command.type === 'updateSettings') return mark;
+  if (command.type === 'undo') return mark?.prev ?? null;
   return null;
 }
 
@@ -260,7 +266,7 @@ function checkUndo(
   for (const id of Object.keys(after.players))
     if (!(id in was.players))
       check(after.players[id]?.status === 'waiting_approval', `undo: ${id} joined since and is seated`);
-  check(after.undo === null, 'undo left an undo point');
+  check((after.undo?.seq ?? null) === (mark.prev?.seq ?? null), 'undo: the point after it');
   check(after.nextEventSeq === before.nextEventSeq + 1, 'undo: one event');
 }
 

@@ -174,6 +174,11 @@ export interface UndoPoint {
   gameState: Partial<GameState>;
   /** For each player the command changed, the fields it changed, as they were. */
   players: Record<string, Partial<Player>>;
+  /**
+   * A New Hand's only: the point it replaced (the last hand's award, say), which an undo of the New
+   * Hand brings back, so a wrong award noticed once the next hand is dealt can still be put right.
+   */
+  prev?: UndoPoint;
 }
 
 /** One payment at the end: `from` owes `to` `amount` cents. */

@@ -110,6 +110,26 @@ describe('undo', () => {
     expect(state(undo(after))).toEqual(state(before));
   });
 
+  it('a wrong award seen once the next hand is dealt: undo the New Hand, then the award', () => {
+    const showdown = checkedDownThreeWay(started([10_000, 10_000, 10_000]));
+    const wrong = run(showdown, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    const dealt = run(wrong, 'p0', { type: 'newHand' });
+    expect(dealt.undo?.prev?.seq).toBe(wrong.undo!.seq);
+    const back = undo(dealt);
+    expect(state(back)).toEqual(state(wrong));
+    expect(back.undo?.seq).toBe(wrong.undo!.seq);
+    expect(back.undo?.prev).toBeUndefined();
+    const before = undo(back);
+    expect(state(before)).toEqual(state(showdown));
+    expect(before.undo).toBeNull();
+    const right = run(before, 'p0', { type: 'declareWinners', winnerIds: ['p2'] });
+    expect(player(right, 'p2').stack).toBe(10_400);
+    // Once the new hand has a move of its own, the award is out of reach.
+    const moved = play(dealt, ['p1', 'CALL']);
+    expect(moved.undo?.prev).toBeUndefined();
+    expect(undo(moved).undo).toBeNull();
+  });
+
   it('keeps only the fields the command changed, as they were (a raise: one player, the turn and the pots)', () => {
     const before = started([10_000, 10_000, 10_000]);
     const after = run(before, 'p0', { type: 'act', action: 'RAISE', amount: 650 }, 5_000);
@@ -153,7 +173,7 @@ describe('undo', () => {
     ['a removal', (r) => run(r, 'p0', { type: 'remove', playerId: 'p2' })],
     ['a player leaving', (r) => run(r, 'p2', { type: 'leave' })],
     ['End Game', (r) => run(r, 'p0', { type: 'endGame' })],
-    ['an undo', (r) => undo(r)],
+    ['an undo (of anything but a New Hand)', (r) => undo(r)],
   ])('is cleared by %s: there is nothing to undo after it', (_, then) => {
     const room = then(play(started([10_000, 10_000, 10_000]), ['p0', 'RAISE', 650]));
     expect(room.undo).toBeNull();

@@ -1,7 +1,11 @@
 /**
  * Undo: the host takes back the last game command (a player's action, a stage dealt, a pot awarded, a
  * new hand, a rebuy), for the slips of a poker night: a thumb on the wrong button, the pot given to the
- * wrong player, a hand dealt before the winner was checked. One level, no redo.
+ * wrong player, a hand dealt before the winner was checked. One level, no redo, with one exception: a
+ * New Hand keeps the point it replaced (`prev`), and undoing it brings that point back, so the award
+ * of the hand before can still be taken back when the mistake is seen as the next hand is dealt (the
+ * likeliest moment: the next hand is when everyone looks at their stacks). Only the New Hand's
+ * snapshot carries two points; the next action replaces them.
  *
  * Every game command leaves an undo point in the room (types.ts `UndoPoint`): what it changed, as it was
  * before. An undo puts that back and logs an `undone` event; the log and `nextEventSeq` keep moving
@@ -62,6 +66,8 @@ function changedFields<T extends object>(before: T, after: T): { fields: Partial
  */
 export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Command): UndoPoint | null {
   if (KEEPS_UNDO.has(command.type)) return base.undo ?? null;
+  // An undo of a New Hand brings back the point the New Hand replaced.
+  if (command.type === 'undo') return base.undo?.prev ?? null;
   if (!UNDOABLE.has(command.type) || d.events.length === 0) return null;
   if (d.room.status !== base.status || d.room.ledger !== base.ledger) return null;
   const players: Record<string, Partial<Player>> = {};
@@ -77,13 +83,19 @@ export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Co
   const gs = changedFields(base.gameState, d.gs);
   // Nor a field to the game state (startGame sets the optional ones, and it is not undone).
   if (gs.added.length > 0) return null;
-  return {
+  const point: UndoPoint = {
     seq: base.nextEventSeq,
     first: d.events[0]!,
     by: actorId,
     gameState: gs.fields,
     players,
   };
+  // The point before a New Hand (its own `prev` dropped: one hand back, no further).
+  if (command.type === 'newHand' && base.undo) {
+    const { prev: _older, ...last } = base.undo;
+    point.prev = last;
+  }
+  return point;
 }
 
 /** undo (host): puts back what the command of the room's undo point changed, if `seq` still names it. */

@@ -16,5 +16,8 @@ export function takenBack(log: readonly LoggedEvent[]): (event: LoggedEvent) => 
   return (event) =>
     event.type !== 'playerJoined' &&
     event.type !== 'settingsUpdated' &&
+    // Undoing a New Hand and then the award before it: the first undo's line sits in the second's
+    // stretch, and stays as it is (an undo is never itself taken back).
+    event.type !== 'undone' &&
     ranges.some(({ from, to }) => event.seq >= from && event.seq < to);
 }

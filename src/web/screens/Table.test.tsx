@@ -442,6 +442,39 @@ describe("Table: the host's undo", () => {
     expect(lines.slice(0, 3).map((li) => li.className)).toEqual(['', 'taken-back', '']);
   });
 
+  it('a wrong award seen as the next hand is dealt: Undo takes back the New Hand, then offers the award', async () => {
+    // Checked down three ways; the host gives the $6.00 to Ben, deals hand 2, and is told it was Cal's.
+    let room = threeWay();
+    for (let round = 0; round < 4; round++) {
+      if (round > 0) room = step(room, 'ana', { type: 'advanceStage' });
+      for (let i = 0; i < 3; i++) room = actNow(room, 'CALL');
+    }
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ben'] });
+    const dealt = step(room, 'ana', { type: 'newHand' });
+    const back = step(dealt, 'ana', { type: 'undo', seq: dealt.undo!.seq });
+    const { send } = show(back, 'ana');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Showdown');
+    fireEvent.click(undoButton()!);
+    const ask = screen.getByRole('dialog', { name: 'Undo?' });
+    expect(within(ask).getByText('Take back “Pot $6.00 to Ben”?')).toBeTruthy();
+    await act(async () => fireEvent.click(within(ask).getByRole('button', { name: 'Undo' })));
+    expect(send.mock.calls).toEqual([[{ type: 'undo', seq: room.undo!.seq }]]);
+    // And once the award is taken back too, both undo lines stay as they are; the award is struck.
+    cleanup();
+    show(step(back, 'ana', { type: 'undo', seq: back.undo!.seq }), 'ana');
+    const log = screen.getByText('Hand log').closest('details')!;
+    expect(
+      within(log)
+        .getAllByRole('listitem')
+        .slice(0, 3)
+        .map((li) => [li.textContent, li.className]),
+    ).toEqual([
+      ['Undone by the host: Pot $6.00 to Ben', ''],
+      ['Undone by the host: Hand #2', ''],
+      ['Ana posts big blind $2.00 (taken back)', 'taken-back'],
+    ]);
+  });
+
   it("a join while the undo point stands is not taken back with it: the latecomer's line is not struck", () => {
     const raised = actNow(actNow(threeWay(), 'CALL'), 'RAISE', 600);
     const joined = step(raised, 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });
