@@ -42,16 +42,23 @@ export function openDraft(room: Room, now: number): Draft {
 }
 
 /**
+ * Whether `key` is an own key of `obj`. Object.prototype.hasOwnProperty, not Object.hasOwn: the engine
+ * runs in the phones' browsers too (limits, amounts), and Object.hasOwn needs Safari 15.4 / Chrome 93,
+ * above the web app's support floor (src/web/README.md).
+ */
+export function hasOwn(obj: object, key: string): boolean {
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: its fix, Object.hasOwn, needs Safari 15.4 / Chrome 93, and this runs in the phones' browsers (src/web/browser-support.test.ts).
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/**
  * The player with id `id`, or undefined. Ids in commands come from phones, and a players map is a
  * plain object: `players['constructor']` or `players['toString']` would find Object.prototype's
  * members, which an engine reading "is there such a player" must not take for players (a host once
- * approved a 'constructor' into a room and wedged it). Own keys only. Object.prototype.hasOwnProperty,
- * not Object.hasOwn: the engine runs in the phones' browsers too (limits, amounts), and Object.hasOwn
- * needs Safari 15.4 / Chrome 93, above the web app's support floor (src/web/README.md).
+ * approved a 'constructor' into a room and wedged it). Own keys only (`hasOwn`).
  */
 export function playerById(players: Readonly<Record<string, Player>>, id: string): Player | undefined {
-  // biome-ignore lint/suspicious/noPrototypeBuiltins: its fix, Object.hasOwn, needs Safari 15.4 / Chrome 93, and this runs in the phones' browsers (src/web/browser-support.test.ts).
-  return Object.prototype.hasOwnProperty.call(players, id) ? players[id] : undefined;
+  return hasOwn(players, id) ? players[id] : undefined;
 }
 
 /** The draft's writable copy of a player (copied on first write). The player must exist. */

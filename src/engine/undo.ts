@@ -23,7 +23,7 @@
  * Only the host may undo: the host runs the table, and a player taking back their own action after the
  * others have seen it is what "action is binding" forbids at a real table.
  */
-import { type Draft, edit, emit, playerById } from './draft';
+import { type Draft, edit, emit, hasOwn, playerById } from './draft';
 import type { Outcome } from './lobby';
 import { MSG } from './messages';
 import type { Command, Player, Room, UndoPoint } from './types';
@@ -51,10 +51,10 @@ function changedFields<T extends object>(before: T, after: T): { fields: Partial
   const fields: Record<string, unknown> = {};
   const added: string[] = [];
   for (const key in now) {
-    if (!Object.hasOwn(was, key)) added.push(key);
+    if (!hasOwn(was, key)) added.push(key);
     else if (was[key] !== now[key]) fields[key] = was[key];
   }
-  for (const key in was) if (!Object.hasOwn(now, key)) fields[key] = was[key];
+  for (const key in was) if (!hasOwn(now, key)) fields[key] = was[key];
   return { fields: fields as Partial<T>, added };
 }
 
