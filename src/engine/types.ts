@@ -161,7 +161,7 @@ export interface Room {
 /**
  * What the last game command (act, advanceStage, declareWinners, newHand, rebuy) changed, as it was
  * before, kept so the host can take it back: the fields of the players and of the game state it changed
- * (an action changes a few fields of one player and the pots, ~0.5 KB of JSON).
+ * (an action changes a few fields of one player and the pots: ~0.75 KB of JSON with six players).
  */
 export interface UndoPoint {
   /** The seq of the command's first logged event: an undo names it, so a stale tap undoes nothing. */
