@@ -19,3 +19,4 @@ export {
 } from './room';
 export { settle } from './settlement';
 export * from './types';
+export { takenBack } from './undo';

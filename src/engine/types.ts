@@ -168,8 +168,6 @@ export interface UndoPoint {
   seq: number;
   /** The command's first event (what the host is asked about: "Take back “Ana raises to $6.00”?"). */
   first: GameEvent;
-  /** Who sent the command. */
-  by: string;
   /** The game state's fields the command changed, as they were. */
   gameState: Partial<GameState>;
   /** For each player the command changed, the fields it changed, as they were. */

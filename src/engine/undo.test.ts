@@ -10,6 +10,7 @@ import {
   started,
 } from './test-helpers';
 import type { Command, Room } from './types';
+import { takenBack } from './undo';
 
 /** What an undo must put back: everything but the log, its seq, lastActivity and the undo point. */
 const state = (room: Room) => ({
@@ -30,7 +31,6 @@ describe('undo', () => {
     expect(player(raised, 'p0').stack).toBe(9_350);
     expect(raised.undo).toMatchObject({
       seq: before.nextEventSeq,
-      by: 'p0',
       first: { type: 'playerActed', playerId: 'p0', action: 'RAISE', amount: 650, totalBet: 650 },
     });
     const { room: back, events } = runWithEvents(
@@ -128,6 +128,30 @@ describe('undo', () => {
     const moved = play(dealt, ['p1', 'CALL']);
     expect(moved.undo?.prev).toBeUndefined();
     expect(undo(moved).undo).toBeNull();
+  });
+
+  it("takenBack: the undone commands' events, not a join or new blinds between, nor an earlier undo", () => {
+    const showdown = checkedDownThreeWay(started([10_000, 10_000, 10_000]));
+    let room = run(showdown, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    room = run(room, 'late', { type: 'join', name: 'Late', startingChips: 500 });
+    room = run(room, 'p0', { type: 'newHand' });
+    room = run(room, 'p0', { type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
+    room = undo(undo(room));
+    const undone = takenBack(room.log);
+    const since = room.log.filter((e) => e.seq >= showdown.nextEventSeq);
+    expect(since.map((e) => [e.type, undone(e)])).toEqual([
+      ['potAwarded', true],
+      ['handCompleted', true],
+      ['playerJoined', false],
+      ['handStarted', true],
+      ['blindPosted', true],
+      ['blindPosted', true],
+      ['settingsUpdated', false],
+      ['undone', false],
+      ['undone', false],
+    ]);
+    expect(room.log.filter((e) => e.seq < showdown.nextEventSeq).some(undone)).toBe(false);
+    expect(takenBack(showdown.log)(showdown.log.at(-1)!)).toBe(false);
   });
 
   it('keeps only the fields the command changed, as they were (a raise: one player, the turn and the pots)', () => {

@@ -26,7 +26,7 @@
 import { type Draft, edit, emit, hasOwn, playerById } from './draft';
 import type { Outcome } from './lobby';
 import { MSG } from './messages';
-import type { Command, Player, Room, UndoPoint } from './types';
+import type { Command, GameEvent, LoggedEvent, Player, Room, UndoPoint } from './types';
 
 /** Commands that leave an undo point. */
 const UNDOABLE: ReadonlySet<Command['type']> = new Set([
@@ -37,8 +37,15 @@ const UNDOABLE: ReadonlySet<Command['type']> = new Set([
   'rebuy',
 ]);
 
-/** Commands that keep the room's undo point (they change nothing it restores). */
-const KEEPS_UNDO: ReadonlySet<Command['type']> = new Set(['join', 'updateSettings']);
+/**
+ * Commands that keep the room's undo point (they change nothing it restores), with the event each
+ * logs: those events may sit between an undone command and its undo without being taken back.
+ */
+const KEEPS_UNDO: Partial<Record<Command['type'], GameEvent['type']>> = {
+  join: 'playerJoined',
+  updateSettings: 'settingsUpdated',
+};
+const KEPT_EVENTS: ReadonlySet<GameEvent['type']> = new Set(Object.values(KEEPS_UNDO));
 
 /**
  * The fields of `before` that `after` changed, as they were in `before`, and the keys `after` added
@@ -64,8 +71,8 @@ function changedFields<T extends object>(before: T, after: T): { fields: Partial
  * The point holds only the fields the command changed (a phone's snapshot carries it: a whole copy of
  * the players and the game state made every broadcast ~40% bigger, bench/README.md).
  */
-export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Command): UndoPoint | null {
-  if (KEEPS_UNDO.has(command.type)) return base.undo ?? null;
+export function nextUndoPoint(d: Draft, base: Room, command: Command): UndoPoint | null {
+  if (KEEPS_UNDO[command.type] !== undefined) return base.undo ?? null;
   // An undo of a New Hand brings back the point the New Hand replaced.
   if (command.type === 'undo') return base.undo?.prev ?? null;
   if (!UNDOABLE.has(command.type) || d.events.length === 0) return null;
@@ -86,7 +93,6 @@ export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Co
   const point: UndoPoint = {
     seq: base.nextEventSeq,
     first: d.events[0]!,
-    by: actorId,
     gameState: gs.fields,
     players,
   };
@@ -110,4 +116,21 @@ export function undo(d: Draft, actorId: string, seq: number): Outcome {
   Object.assign(gs, point.gameState);
   emit(d, { type: 'undone', undoneSeq: point.seq, first: point.first });
   return null;
+}
+
+/**
+ * Which events of a room's log an undo took back, as a test for one event (for what the screens derive
+ * from the log: the hand log's lines, the fold-win overlay). The log keeps them, followed by an
+ * `undone` event: the events from its `undoneSeq` up to its own `seq` were taken back, except those of
+ * the commands that kept the undo point (a join, new blinds) and an earlier undo (undoing a New Hand,
+ * then the award before it: the first undo sits in the second's stretch, and is never itself undone).
+ */
+export function takenBack(log: readonly LoggedEvent[]): (event: LoggedEvent) => boolean {
+  const ranges: Array<{ from: number; to: number }> = [];
+  for (const e of log) if (e.type === 'undone') ranges.push({ from: e.undoneSeq, to: e.seq });
+  if (ranges.length === 0) return () => false;
+  return (event) =>
+    event.type !== 'undone' &&
+    !KEPT_EVENTS.has(event.type) &&
+    ranges.some(({ from, to }) => event.seq >= from && event.seq < to);
 }

@@ -165,8 +165,7 @@ describe('a whole game of three phones', () => {
     const slip = state().room.undo!;
     expect(slip).toMatchObject({
       seq: raised.nextEventSeq,
-      by: ivy.playerId,
-      first: { type: 'playerActed' },
+      first: { type: 'playerActed', playerId: ivy.playerId, action: 'ALL_IN' },
     });
     await refused(ivy, { type: 'undo', seq: slip.seq }, 'Only the host can undo');
     await refused(

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { callAmount, formatCents, raiseLimits, STAGE_NAMES } from '../../engine';
+import { callAmount, formatCents, raiseLimits, STAGE_NAMES, takenBack } from '../../engine';
 import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -10,7 +10,6 @@ import { Presence } from '../components/Presence';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { describeEvent } from '../game/log-lines';
 import { canRaise } from '../game/raise';
-import { takenBack } from '../game/undone';
 import {
   approvedPlayers,
   COMMUNITY_CARDS,
@@ -41,7 +40,7 @@ type Open = 'none' | 'raise' | 'fold' | 'winner' | 'rebuy' | 'end' | 'leave';
 
 /**
  * When the last hand ended because everyone else folded: the winner and what they took. A fold the
- * host took back won nothing: its award is not counted, nor does it name the win (undone.ts).
+ * host took back won nothing: its award is not counted, nor does it name the win (the engine's takenBack).
  */
 function foldWin(room: Room): { key: string; name: string; amount: number } | null {
   const gs = room.gameState;
