@@ -180,6 +180,31 @@ export function act(d: Draft, actorId: string, action: ActionType, amount: numbe
   return null;
 }
 
+/**
+ * actFor (host): the host checks or folds for the player whose turn it is, when that player is away
+ * from the table (a phone gone flat, a smoke outside): the only way to keep a hand moving without
+ * removing them, which would cost them their seat. What a real table does for an absent player: a
+ * check when it is free, a fold when there is a bet to call; never chips put in for them. `action`
+ * names which the host's button offered, so a tap that crossed the table moving on (the player acted,
+ * and it is their turn again facing something else) is refused, never turned into the other move.
+ * It is the player's own FOLD or CALL otherwise (the same events, turn and round), logged `byHost`.
+ */
+export function actFor(d: Draft, actorId: string, playerId: string, action: 'CHECK' | 'FOLD'): Outcome {
+  if (actorId !== d.base.hostId) return MSG.onlyHostActFor;
+  if (d.room.status === 'ENDED') return MSG.gameEnded;
+  if (d.room.status !== 'PLAYING') return MSG.noBetting;
+  const p = playerById(d.players, playerId);
+  if (p === undefined || d.gs.currentTurnPlayerId !== playerId || d.gs.stage === 'SHOWDOWN')
+    return MSG.actForMovedOn;
+  const owed = highestBet(d.players) > p.currentRoundBet;
+  if (owed !== (action === 'FOLD')) return MSG.actForMovedOn;
+  const error = act(d, playerId, action === 'FOLD' ? 'FOLD' : 'CALL', undefined);
+  if (error !== null) return error;
+  const acted = d.events[d.events.length - 1];
+  if (acted?.type === 'playerActed') acted.byHost = true;
+  return null;
+}
+
 function unknownAction(_action: never): string {
   return MSG.unknownCommand;
 }

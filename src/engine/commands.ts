@@ -3,7 +3,7 @@
  * type (exhaustive switch), ends the game automatically when it must, and on success stamps
  * lastActivity, appends the events to the log and sets the undo point (undo.ts).
  */
-import { act } from './betting';
+import { act, actFor } from './betting';
 import { leave, remove } from './departure';
 import { type Draft, openDraft } from './draft';
 import { advanceStage, declareWinners, newHand, progress, startGame } from './hand';
@@ -32,6 +32,11 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
     case 'act': {
       const error = act(d, actorId, command.action, command.amount);
       if (error === null) progress(d, (d.players[actorId] as Player).joinedAt);
+      return error;
+    }
+    case 'actFor': {
+      const error = actFor(d, actorId, command.playerId, command.action);
+      if (error === null) progress(d, (d.players[command.playerId] as Player).joinedAt);
       return error;
     }
     case 'advanceStage':

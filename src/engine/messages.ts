@@ -48,6 +48,9 @@ export const MSG = {
   alreadyAllIn: 'You are already all-in',
   notYourTurn: 'It is not your turn',
   invalidAmount: 'Please enter a valid amount (e.g., "25.50")',
+  // The host checking or folding for an away player (the engine's own; the spec has no such power)
+  onlyHostActFor: 'Only the host can check or fold for another player',
+  actForMovedOn: 'The table has moved on since. Nothing was done.',
 
   // Stages
   cannotAdvance: 'The betting round is not complete yet',

@@ -25,7 +25,8 @@ type Intent =
   | { kind: 'approve'; target: number }
   | { kind: 'settings'; sb: number; bb: number }
   | { kind: 'endGame'; byHost: boolean }
-  | { kind: 'undo'; byHost: boolean; stale: boolean };
+  | { kind: 'undo'; byHost: boolean; stale: boolean }
+  | { kind: 'actFor'; byHost: boolean; target: 'turn' | number; fold: boolean };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -110,6 +111,15 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       kind: fc.constant('undo' as const),
       byHost: fc.nat(5).map((n) => n !== 0),
       stale: fc.nat(5).map((n) => n === 0),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('actFor' as const),
+      byHost: fc.nat(5).map((n) => n !== 0),
+      target: fc.oneof(fc.constant('turn' as const), fc.constant('turn' as const), fc.nat(12)),
+      fold: fc.boolean(),
     }),
   },
 );
@@ -206,6 +216,16 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       const seq = (room.undo?.seq ?? room.nextEventSeq - 1) + (it.stale ? 1 : 0);
       return { actor: it.byHost ? host : pickId(room, 1), command: { type: 'undo', seq } };
     }
+    case 'actFor': {
+      const target =
+        it.target === 'turn'
+          ? (room.gameState.currentTurnPlayerId ?? pickId(room, 1))
+          : pickId(room, it.target);
+      return {
+        actor: it.byHost ? host : pickId(room, 2),
+        command: { type: 'actFor', playerId: target, action: it.fold ? 'FOLD' : 'CHECK' },
+      };
+    }
   }
 }
 
@@ -221,7 +241,14 @@ interface UndoMark {
   prev: UndoMark | null;
 }
 
-const UNDOABLE = new Set<Command['type']>(['act', 'advanceStage', 'declareWinners', 'newHand', 'rebuy']);
+const UNDOABLE = new Set<Command['type']>([
+  'act',
+  'actFor',
+  'advanceStage',
+  'declareWinners',
+  'newHand',
+  'rebuy',
+]);
 
 function nextMark(mark: UndoMark | null, before: Room, command: Command, after: Room): UndoMark | null {
   if (after === before) return mark;
@@ -268,6 +295,57 @@ function checkUndo(
       check(after.players[id]?.status === 'waiting_approval', `undo: ${id} joined since and is seated`);
   check((after.undo?.seq ?? null) === (mark.prev?.seq ?? null), 'undo: the point after it');
   check(after.nextEventSeq === before.nextEventSeq + 1, 'undo: one event');
+}
+
+/**
+ * The host's check or fold for the player to act (betting.ts actFor) is accepted exactly when it is
+ * that player's turn and the move is the one the host named (a check only when free, a fold only
+ * facing a bet), and then does what the player's own CALL or FOLD does, to the event.
+ */
+function checkActFor(
+  before: Room,
+  actor: string,
+  command: Extract<Command, { type: 'actFor' }>,
+  res: CommandResult,
+): void {
+  const gs = before.gameState;
+  const target = Object.hasOwn(before.players, command.playerId)
+    ? before.players[command.playerId]
+    : undefined;
+  const highest = Math.max(
+    0,
+    ...Object.values(before.players)
+      .filter((p) => p.isActive && !p.hasFolded)
+      .map((p) => p.currentRoundBet),
+  );
+  const owed = target !== undefined && highest > target.currentRoundBet;
+  const want =
+    actor !== before.hostId
+      ? 'Only the host can check or fold for another player'
+      : before.status === 'ENDED'
+        ? 'This game has already ended.'
+        : before.status !== 'PLAYING'
+          ? 'There is no betting right now'
+          : target === undefined ||
+              gs.currentTurnPlayerId !== command.playerId ||
+              gs.stage === 'SHOWDOWN' ||
+              owed !== (command.action === 'FOLD')
+            ? 'The table has moved on since. Nothing was done.'
+            : null;
+  check(res.ok === (want === null), `actFor: ok ${res.ok}, model ${want}`);
+  if (!res.ok) {
+    check(res.error === want, `actFor refused with '${res.error}', expected '${want}'`);
+    return;
+  }
+  const action = command.action === 'FOLD' ? 'FOLD' : 'CALL';
+  const own = applyCommand(before, command.playerId, { type: 'act', action }, res.room?.lastActivity ?? 0);
+  check(own.ok && own.room !== null && res.room !== null, 'actFor: the player’s own move refused');
+  for (const part of ['players', 'gameState', 'ledger', 'status'] as const)
+    check(JSON.stringify(res.room[part]) === JSON.stringify(own.room[part]), `actFor: ${part}`);
+  const [first, ...rest] = res.events;
+  check(first?.type === 'playerActed' && first.byHost === true, 'actFor: the event is not marked');
+  const { byHost: _byHost, ...unmarked } = first;
+  check(JSON.stringify([unmarked, ...rest]) === JSON.stringify(own.events), 'actFor: events');
 }
 
 const isCents = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -406,6 +484,7 @@ describe('engine properties', () => {
           check(JSON.stringify(room) === before, `${command.type} mutated its input`);
           checkTransition(room, actor, command, res);
           if (command.type === 'undo') checkUndo(mark, room, actor, command.seq, res);
+          if (command.type === 'actFor') checkActFor(room, actor, command, res);
           if (!res.ok) {
             check(typeof res.error === 'string' && res.error.length > 0, 'empty error');
             continue;

@@ -319,6 +319,7 @@ export function checkTransition(before: Room, actor: string, command: Command, r
     rebuy: MSG.onlyHostGameState,
     endGame: MSG.onlyHostGameState,
     undo: MSG.onlyHostUndo,
+    actFor: MSG.onlyHostActFor,
   };
   const hostMessage = hostOnly[command.type];
   if (hostMessage !== undefined && actor !== before.hostId)

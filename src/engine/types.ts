@@ -197,6 +197,8 @@ export type Command =
   | { type: 'updateSettings'; smallBlind: number; bigBlind: number }
   | { type: 'startGame' }
   | { type: 'act'; action: ActionType; amount?: number }
+  /** The host checks or folds for the player whose turn it is, away from the table (betting.ts actFor). */
+  | { type: 'actFor'; playerId: string; action: 'CHECK' | 'FOLD' }
   | { type: 'advanceStage' }
   | { type: 'declareWinners'; winnerIds: string[]; byPot?: Record<string, string[]> }
   | { type: 'newHand' }
@@ -235,6 +237,8 @@ export type GameEvent =
       /** The player's round bet after the action. */
       totalBet: number;
       allIn: boolean;
+      /** Set when the host checked or folded for the player (actFor); absent otherwise. */
+      byHost?: true;
     }
   | { type: 'betReturned'; playerId: string; name: string; amount: number }
   | { type: 'stageChanged'; stage: Stage }

@@ -31,6 +31,7 @@ import type { Command, GameEvent, LoggedEvent, Player, Room, UndoPoint } from '.
 /** Commands that leave an undo point. */
 const UNDOABLE: ReadonlySet<Command['type']> = new Set([
   'act',
+  'actFor',
   'advanceStage',
   'declareWinners',
   'newHand',

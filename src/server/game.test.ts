@@ -6,7 +6,7 @@
  * Hand 1: everyone checks it down; Hana wins 600.          Hana 5400, Gus 4800, Ivy 4800.
  * Hand 2: Gus raises to 1000, both fold; Gus wins the blinds.  Hana 5200, Gus 5100, Ivy 4700.
  * Hand 2 has Ivy's slip to All-in taken back by the host (undo); a rebuy typed wrong and hand 3 dealt
- * once too early are taken back too.
+ * once too early are taken back too, and Ivy, stepped out, has her fold made by the host (actFor).
  * Rebuy: Ivy +300.                                            Ivy 5000 (invested 5300).
  * Hand 3: Ivy all-in 5000, Hana calls, Gus folds; Ivy wins 10200. Hana 200, Gus 4900, Ivy 10200.
  * End: Hana -4800, Gus -100, Ivy +4900: Hana owes Ivy 4800, Gus owes Ivy 100.
@@ -181,7 +181,23 @@ describe('a whole game of three phones', () => {
     expect(undone.room.log.at(-1)).toMatchObject({ type: 'undone', undoneSeq: slip.seq, first: slip.first });
     expect(turn()).toBe(ivy.playerId);
     await refused(hana, { type: 'undo', seq: slip.seq }, 'There is nothing to undo');
-    await send(ivy, { type: 'act', action: 'FOLD' });
+    // Ivy steps out with her phone; the host folds for her. Nobody else may, and the host may not
+    // check for her while she faces Gus's raise.
+    const foldIvy: Command = { type: 'actFor', playerId: ivy.playerId, action: 'FOLD' };
+    await refused(gus, foldIvy, 'Only the host can check or fold for another player');
+    await refused(ivy, foldIvy, 'Only the host can check or fold for another player');
+    await refused(
+      hana,
+      { type: 'actFor', playerId: ivy.playerId, action: 'CHECK' },
+      'The table has moved on since. Nothing was done.',
+    );
+    const folded = await send(hana, foldIvy);
+    expect(folded.room.log.at(-1)).toMatchObject({
+      type: 'playerActed',
+      playerId: ivy.playerId,
+      action: 'FOLD',
+      byHost: true,
+    });
     const end = await send(hana, { type: 'act', action: 'FOLD' });
     expect(end.room.gameState.stage).toBe('SHOWDOWN');
     expect(end.room.gameState.message).toBe('Gus wins! All other players folded.');

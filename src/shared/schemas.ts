@@ -33,6 +33,7 @@ export const commandSchema = z.discriminatedUnion('type', [
     action: z.enum(['FOLD', 'CALL', 'RAISE', 'ALL_IN']),
     amount: cents.optional(),
   }),
+  z.strictObject({ type: z.literal('actFor'), playerId, action: z.enum(['CHECK', 'FOLD']) }),
   z.strictObject({ type: z.literal('advanceStage') }),
   z.strictObject({
     type: z.literal('declareWinners'),

@@ -276,7 +276,7 @@ class Fuzz {
   command(): Record<string, unknown> {
     const someone = () => (this.chance(0.8) ? this.pick(this.ids) : this.text());
     const cents = () => (this.chance(0.8) ? this.int(1_000_000) : this.number());
-    switch (this.int(13)) {
+    switch (this.int(14)) {
       case 0:
         return { type: 'join', name: this.text().slice(0, 30), startingChips: cents() };
       case 1:
@@ -308,6 +308,8 @@ class Fuzz {
         return { type: 'rebuy', playerId: someone(), amount: cents() };
       case 11:
         return { type: 'undo', seq: this.chance(0.8) ? this.int(300) : this.number() };
+      case 12:
+        return { type: 'actFor', playerId: someone(), action: this.pick(['CHECK', 'FOLD', 'CALL', 'check']) };
       default:
         return { type: this.pick(['endGame', 'leave', 'dealCards', 'setStack', '']) };
     }
