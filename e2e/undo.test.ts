@@ -12,6 +12,10 @@
  *   2 before anyone objects. The host takes back the New Hand (every phone at hand 1's showdown, Bob
  *   the winner), then the award: every phone is at the showdown again with the pot of 600, every
  *   stack 4800, nobody the winner; the host awards it to Cat (Cat 5400).
+ *   Hand 2 (Bob D, Cat SB 100, Ann BB 200; pot 300): Bob to act, and Bob's phone is gone (its page
+ *   closed). The host's phone offers "Fold for Bob" at once; the host folds his hand (every phone:
+ *   Bob folded, Cat to act, "Bob folds (by the host)"), then takes it back when Bob is seen coming
+ *   back. Bob opens the app again, is to act, and calls $2.00 himself (Bob 4600, pot 500).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +214,59 @@ describe("the host's undo", () => {
       await expectContains(seat(p.page, 'Cat'), ['Stack $54.00', 'Winner']);
       await expectContains(seat(p.page, 'Bob'), ['Stack $48.00']);
       await expectContains(seat(p.page, 'Ann'), ['Stack $48.00']);
+    }
+  });
+
+  it('a player whose phone is gone: the host folds for him, takes it back, and he plays on when he is back', async () => {
+    const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
+    await button(hostControls(ann.page), 'New Hand').click();
+    await expectVisible(yourTurn(bob.page));
+    expect(await button(hostControls(ann.page), 'Fold for Bob').count()).toBe(0);
+    await bob.page.close();
+    await expectContains(seat(ann.page, 'Bob'), ['offline']);
+
+    await button(hostControls(ann.page), 'Fold for Bob').click();
+    const ask = dialog(ann.page, "Fold Bob's hand?");
+    await expectContains(ask.locator('.modal-text'), ['Bob has $2.00 to call']);
+    await shot(ann.page, 'undo-04-fold-for-away', true);
+    await button(ask, 'Fold for Bob').click();
+    await expectHidden(ask);
+    for (const p of [ann, cat]) {
+      await expectContains(seat(p.page, 'Bob'), ['Stack $48.00', 'Folded']);
+      await expectVisible(p === cat ? yourTurn(cat.page) : seat(ann.page, 'Cat').locator('.turn-tag'));
+      // Opened, not toggled: Cat's log is open since the first step.
+      await p.page.locator('details.hand-log').evaluate((d) => {
+        (d as HTMLDetailsElement).open = true;
+      });
+      await expectText(p.page.locator('.hand-log li').first(), 'Bob folds (by the host)');
+    }
+
+    // Bob is seen coming back: the host takes the fold back before Cat acts.
+    const undo = await askUndo(ann);
+    await expectText(undo.locator('.modal-text'), 'Take back “Bob folds (by the host)”?');
+    await button(undo, 'Undo').click();
+    await expectHidden(undo);
+    bob.page = await bob.context.newPage();
+    bob.page.on('pageerror', (err) => bob.errors.push(`Bob: ${err.message}`));
+    await bob.page.goto('/');
+    await expectHand(
+      {
+        stage: 'Pre-Flop',
+        pot: 'Pot $3.00',
+        seats: {
+          Ann: ['Stack $46.00', 'Bet $2.00'],
+          Bob: ['Stack $48.00', 'Turn'],
+          Cat: ['Stack $53.00', 'Bet $1.00'],
+        },
+        turn: bob,
+      },
+      phones,
+      { names: NAMES, total: TOTAL },
+    );
+    await act(bob, 'Call $2.00');
+    for (const p of phones) {
+      await expectText(pot(p.page), 'Pot $5.00');
+      await expectContains(seat(p.page, 'Bob'), ['Stack $46.00', 'Bet $2.00']);
     }
   });
 });

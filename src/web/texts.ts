@@ -207,6 +207,23 @@ export const undo = {
   loading: 'Undoing...',
 };
 
+/**
+ * The host checking or folding for the player to act who is away (ours; the spec has none). `owes` is
+ * what that player would have to call.
+ */
+export const actFor = {
+  check: (name: string) => `Check for ${name}`,
+  fold: (name: string) => `Fold for ${name}`,
+  checkTitle: (name: string) => `Check for ${name}?`,
+  foldTitle: (name: string) => `Fold ${name}'s hand?`,
+  checkText: (name: string) =>
+    `For a player away from the table. Nothing is owed, so ${name} stays in the hand. You can undo it.`,
+  foldText: (name: string, owes: string) =>
+    `For a player away from the table. ${name} has ${owes} to call, and only they can put chips in. You can undo it.`,
+  checking: 'Checking...',
+  folding: 'Folding...',
+};
+
 export const raise = {
   title: 'Raise',
   currentBet: 'Current bet',
@@ -290,6 +307,8 @@ export const log = {
   bigBlind: (name: string, amount: string) => `${name} posts big blind ${amount}`,
   fold: (name: string) => `${name} folds`,
   check: (name: string) => `${name} checks`,
+  /** After a check or fold the host made for an away player ("Bob folds (by the host)"). */
+  byHost: ' (by the host)',
   call: (name: string, amount: string) => `${name} calls ${amount}`,
   raise: (name: string, total: string) => `${name} raises to ${total}`,
   allIn: (name: string, total: string) => `${name} goes all-in for ${total}`,

@@ -26,9 +26,9 @@ export function describeEvent(e: GameEvent): string | null {
     case 'playerActed':
       switch (e.action) {
         case 'FOLD':
-          return t.fold(e.name);
+          return t.fold(e.name) + (e.byHost ? t.byHost : '');
         case 'CALL':
-          if (e.amount === 0) return t.check(e.name);
+          if (e.amount === 0) return t.check(e.name) + (e.byHost ? t.byHost : '');
           return t.call(e.name, formatCents(e.amount)) + (e.allIn ? t.allInSuffix : '');
         case 'RAISE':
           return e.allIn

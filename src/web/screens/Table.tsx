@@ -21,6 +21,7 @@ import {
   potTotal,
 } from '../game/view';
 import { common, endGame, lobby, table as t } from '../texts';
+import { ActForButton } from './ActForButton';
 import { ConfirmRemove, PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
@@ -307,6 +308,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
         {isHost ? (
           <section className="host-controls" aria-label={t.hostControls}>
+            <ActForButton room={room} presence={presence} me={me} send={send} />
             {gs.canAdvanceStage ? (
               <button
                 type="button"

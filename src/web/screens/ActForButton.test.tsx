@@ -1,0 +1,138 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { actNow, snapshot, started, step } from '../test/rooms';
+import { AWAY_AFTER_MS } from './ActForButton';
+import { Table } from './Table';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const ok: Ack<null> = { ok: true, data: null };
+
+/** Three players, $50.00 each: Ana (host) deals, Ben small blind, Cal big blind. Ana has called. */
+const bensTurn = () => actNow(started(['Ana', 'Ben', 'Cal']), 'CALL');
+
+function view(room: Room, me: string, offline: string[], send: (c: Command) => Promise<Ack<unknown>>) {
+  const presence = Object.fromEntries(offline.map((id) => [id, false]));
+  return <Table snapshot={snapshot(room, presence)} me={me} send={send} onLeave={async () => ok} />;
+}
+
+function show(room: Room, me: string, offline: string[] = []) {
+  const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
+  const utils = render(view(room, me, offline, send));
+  return { send, rerender: (r: Room, off = offline) => utils.rerender(view(r, me, off, send)) };
+}
+
+const offered = (name: RegExp = /^(Check|Fold) for /) => screen.queryByRole('button', { name });
+const later = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+
+describe('Table: the host checks or folds for a player who is away', () => {
+  it("offers 'Fold for Ben' to the host at once when Ben's phone is not connected; asks first, then sends it", async () => {
+    const room = bensTurn();
+    const { send } = show(room, 'ana', ['ben']);
+    const controls = screen.getByRole('region', { name: 'Host controls' });
+    const button = within(controls).getByRole('button', { name: 'Fold for Ben' });
+    expect(button.getAttribute('aria-haspopup')).toBe('dialog');
+    fireEvent.click(button);
+    const ask = screen.getByRole('dialog', { name: "Fold Ben's hand?" });
+    expect(
+      within(ask).getByText(
+        'For a player away from the table. Ben has $1.00 to call, and only they can put chips in. You can undo it.',
+      ),
+    ).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(within(ask).getByRole('button', { name: 'Fold for Ben' })));
+    expect(send.mock.calls).toEqual([[{ type: 'actFor', playerId: 'ben', action: 'FOLD' }]]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("offers 'Check for Cal' when the check is free (the big blind's option), and sends a check", async () => {
+    const room = actNow(bensTurn(), 'CALL');
+    expect(room.gameState.currentTurnPlayerId).toBe('cal');
+    const { send } = show(room, 'ana', ['cal']);
+    fireEvent.click(offered(/^Check for Cal$/)!);
+    const ask = screen.getByRole('dialog', { name: 'Check for Cal?' });
+    expect(
+      within(ask).getByText(
+        'For a player away from the table. Nothing is owed, so Cal stays in the hand. You can undo it.',
+      ),
+    ).toBeTruthy();
+    await act(async () => fireEvent.click(within(ask).getByRole('button', { name: 'Check for Cal' })));
+    expect(send.mock.calls).toEqual([[{ type: 'actFor', playerId: 'cal', action: 'CHECK' }]]);
+  });
+
+  it("a connected player's turn offers it only after it has waited 30 s, and a new turn starts the wait again", () => {
+    vi.useFakeTimers();
+    const room = bensTurn();
+    const { rerender } = show(room, 'ana');
+    expect(offered()).toBeNull();
+    later(AWAY_AFTER_MS - 1);
+    expect(offered()).toBeNull();
+    later(1);
+    expect(offered(/^Fold for Ben$/)).not.toBeNull();
+    // Ben comes back and calls: Cal's turn waits from the start.
+    rerender(actNow(room, 'CALL'));
+    expect(offered()).toBeNull();
+    later(AWAY_AFTER_MS - 1);
+    expect(offered()).toBeNull();
+    later(1);
+    expect(offered(/^Check for Cal$/)).not.toBeNull();
+  });
+
+  it('players never see it, nor does the host on their own turn', () => {
+    vi.useFakeTimers();
+    const room = bensTurn();
+    for (const me of ['ben', 'cal']) {
+      show(room, me, ['ben', 'cal']);
+      later(AWAY_AFTER_MS);
+      expect(offered()).toBeNull();
+      cleanup();
+    }
+    // Ana's own turn (the first to act pre-flop), with her phone reported away: nothing for herself.
+    show(started(['Ana', 'Ben', 'Cal']), 'ana', ['ana']);
+    later(AWAY_AFTER_MS);
+    expect(offered()).toBeNull();
+  });
+
+  it('not when nobody is to act: the round waits for the deal, or the showdown', () => {
+    const complete = actNow(actNow(bensTurn(), 'CALL'), 'CALL');
+    expect(complete.gameState.canAdvanceStage).toBe(true);
+    show(complete, 'ana', ['ben', 'cal']);
+    expect(offered()).toBeNull();
+  });
+
+  it('the question closes, sending nothing, when Ben comes back and acts before the host answers', () => {
+    const room = bensTurn();
+    const { send, rerender } = show(room, 'ana', ['ben']);
+    fireEvent.click(offered(/^Fold for Ben$/)!);
+    expect(screen.getByRole('dialog', { name: "Fold Ben's hand?" })).toBeTruthy();
+    rerender(actNow(room, 'CALL'), []);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('a refusal stays on screen to be read once sent', async () => {
+    const room = bensTurn();
+    const { send, rerender } = show(room, 'ana', ['ben']);
+    send.mockResolvedValueOnce({ ok: false, error: 'The table has moved on since. Nothing was done.' });
+    fireEvent.click(offered(/^Fold for Ben$/)!);
+    const ask = screen.getByRole('dialog', { name: "Fold Ben's hand?" });
+    await act(async () => fireEvent.click(within(ask).getByRole('button', { name: 'Fold for Ben' })));
+    // Ben's own call had crossed it.
+    rerender(actNow(room, 'CALL'), []);
+    expect(
+      within(screen.getByRole('dialog')).getByText('The table has moved on since. Nothing was done.'),
+    ).toBeTruthy();
+  });
+
+  it("the hand log says the host made the move: 'Ben folds (by the host)'", () => {
+    const folded = step(bensTurn(), 'ana', { type: 'actFor', playerId: 'ben', action: 'FOLD' });
+    show(folded, 'cal');
+    const log = within(screen.getByText('Hand log').closest('details')!).getAllByRole('listitem');
+    expect(log[0]!.textContent).toBe('Ben folds (by the host)');
+  });
+});

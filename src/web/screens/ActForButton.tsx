@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import { callAmount, formatCents } from '../../engine';
+import type { Command, Room } from '../../engine/types';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { actFor as t } from '../texts';
+
+/** How long a connected player's turn lasts before the host is offered to act for them. */
+export const AWAY_AFTER_MS = 30_000;
+
+export interface ActForButtonProps {
+  room: Room;
+  presence: RoomSnapshot['presence'];
+  me: string | null;
+  send: (command: Command) => Promise<Ack<unknown>>;
+}
+
+/** True once `key` has stayed the same for `ms` (a new key starts again; null never waits). */
+function useWaited(key: string | null, ms: number): boolean {
+  const [waitedFor, setWaitedFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (key === null) return;
+    const timer = setTimeout(() => setWaitedFor(key), ms);
+    return () => clearTimeout(timer);
+  }, [key, ms]);
+  return key !== null && waitedFor === key;
+}
+
+interface Asked {
+  /** The moment it was asked about: whose turn, at which point of the log. */
+  moment: string;
+  /** The log's next seq when asked: the host's move, once made, is logged from there on. */
+  from: number;
+  playerId: string;
+  name: string;
+  action: 'CHECK' | 'FOLD';
+  owes: number;
+}
+
+/**
+ * The host's "Check for Bob" / "Fold for Bob" (the caller shows it to the host only), for the player to
+ * act who is away from the table: a check when it is free, a fold when there is a bet to call, never
+ * chips put in for them (the engine's `actFor`). Offered when that player's phone is not connected, or
+ * once their turn has waited `AWAY_AFTER_MS` (a phone in a pocket can stay connected for minutes): not
+ * on every turn, where it would only be a button for the host to hit by mistake. It asks first, names
+ * the player and what they owe, and says it can be undone.
+ *
+ * Like the undo's question, it is about the moment it was asked: when the table moves on before it is
+ * answered (the player came back and acted), it closes. Once sent it waits for its answer, so a refusal
+ * ('The table has moved on since. Nothing was done.') is read; it closes when the move shows in the log
+ * (an answer lost to 'No connection…' after the server made it).
+ */
+export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
+  const gs = room.gameState;
+  const turnId = room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN' ? gs.currentTurnPlayerId : null;
+  const player = turnId !== null && turnId !== me ? room.players[turnId] : undefined;
+  const moment = player ? `${player.id}:${room.nextEventSeq}` : null;
+  const waited = useWaited(moment, AWAY_AFTER_MS);
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const [sent, setSent] = useState(false);
+  if (asked !== null && asked.moment !== moment) {
+    const made = room.log.some(
+      (e) => e.type === 'playerActed' && e.byHost && e.playerId === asked.playerId && e.seq >= asked.from,
+    );
+    if (!sent || made) {
+      setAsked(null);
+      setSent(false);
+    }
+  }
+  const close = () => {
+    setAsked(null);
+    setSent(false);
+  };
+
+  const offered = player !== undefined && moment !== null && (presence[player.id] !== true || waited);
+  const owes = player ? callAmount(room, player.id) : 0;
+  const action = owes > 0 ? 'FOLD' : 'CHECK';
+  return (
+    <>
+      {offered ? (
+        <button
+          type="button"
+          className="button secondary block"
+          aria-haspopup="dialog"
+          onClick={() =>
+            setAsked({
+              moment,
+              from: room.nextEventSeq,
+              playerId: player.id,
+              name: player.name,
+              action,
+              owes,
+            })
+          }
+        >
+          {action === 'FOLD' ? t.fold(player.name) : t.check(player.name)}
+        </button>
+      ) : null}
+      {asked ? (
+        <ConfirmModal
+          title={asked.action === 'FOLD' ? t.foldTitle(asked.name) : t.checkTitle(asked.name)}
+          text={
+            asked.action === 'FOLD'
+              ? t.foldText(asked.name, formatCents(asked.owes))
+              : t.checkText(asked.name)
+          }
+          confirmLabel={asked.action === 'FOLD' ? t.fold(asked.name) : t.check(asked.name)}
+          pendingLabel={asked.action === 'FOLD' ? t.folding : t.checking}
+          danger={asked.action === 'FOLD'}
+          onConfirm={() => {
+            setSent(true);
+            return send({ type: 'actFor', playerId: asked.playerId, action: asked.action });
+          }}
+          onClose={close}
+        />
+      ) : null}
+    </>
+  );
+}
