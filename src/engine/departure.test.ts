@@ -264,3 +264,117 @@ describe('a departure at showdown before the award (SPEC §4 Declare winner)', (
     expect(stacks(paid)).toEqual({ p0: 9_800, p1: 10_400 });
   });
 });
+
+describe('a side pot only the leaver can win (regression, session 26 audit)', () => {
+  /** p0 D folds; p3 all-in for $10.00; p1 and p2 put in $30.00 each, p2 folds on the flop. */
+  const sidePotForP1 = () => {
+    let r = started([10_000, 10_000, 10_000, 1_000]);
+    r = play(r, ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'RAISE', 3_000], ['p2', 'CALL']);
+    r = play(r, 'advance', ['p1', 'RAISE', 2_000], ['p2', 'FOLD']);
+    return r;
+  };
+
+  it('is paid to them as they leave the unpaid showdown: the short all-in wins only what they covered', () => {
+    const r = sidePotForP1();
+    expect(r.gameState.stage).toBe('SHOWDOWN');
+    expect(stacks(r)).toEqual({ p0: 10_000, p1: 7_000, p2: 7_000, p3: 0 });
+    expect(potsOf(r)).toEqual([
+      ['main', 3_000, ['p1', 'p3']],
+      ['side-1', 4_000, ['p1']],
+    ]);
+    // p3 shows the better hand; p1 leaves before the host taps the award.
+    const { room, events } = runWithEvents(r, 'p1', { type: 'leave' }, 9_000);
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'playerLeft', playerId: 'p1', name: 'P1' },
+      {
+        type: 'potAwarded',
+        potId: 'side-1',
+        amount: 4_000,
+        winners: [{ playerId: 'p1', name: 'P1', amount: 4_000 }],
+        reason: 'SHOWDOWN',
+        message: null,
+      },
+    ]);
+    // p3 covered $10.00 from each of three players; the side pot (p2's $20.00 folded to p1, and
+    // p1's own $20.00) leaves with p1. It went to p3 (70.00) before.
+    expect(player(room!, 'p3').stack).toBe(3_000);
+    expect(room!.ledger).toEqual([
+      { id: 'p1', name: 'P1', finalChips: 11_000, totalInvestment: 10_000, netResult: 1_000, leftAt: 9_000 },
+    ]);
+    expect(room!.status).toBe('PLAYING');
+  });
+
+  it('the same when the host removes them', () => {
+    const room = run(sidePotForP1(), 'p0', { type: 'remove', playerId: 'p1' });
+    expect(player(room, 'p3').stack).toBe(3_000);
+    expect(room.ledger[0]).toMatchObject({ id: 'p1', finalChips: 11_000 });
+  });
+
+  it('a side pot two contenders share is forfeited by the first to leave; the second takes it as they leave', () => {
+    // p3 all-in for $10.00; p1 and p2 call and bet $20.00 more each on the flop, and check it down.
+    let r = started([10_000, 10_000, 10_000, 1_000]);
+    r = play(r, ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'CALL'], ['p2', 'CALL']);
+    r = play(r, 'advance', ['p1', 'RAISE', 2_000], ['p2', 'CALL']);
+    r = play(r, 'advance', ['p1', 'CALL'], ['p2', 'CALL'], 'advance', ['p1', 'CALL'], ['p2', 'CALL']);
+    expect(potsOf(r)).toEqual([
+      ['main', 3_000, ['p1', 'p2', 'p3']],
+      ['side-1', 4_000, ['p1', 'p2']],
+    ]);
+    // p2 mucks and goes home: their share is forfeited, and side-1 is p1's alone.
+    r = run(r, 'p2', { type: 'leave' });
+    expect(r.ledger[0]).toMatchObject({ id: 'p2', finalChips: 7_000 });
+    expect(potsOf(r)).toEqual([
+      ['main', 3_000, ['p1', 'p3']],
+      ['side-1', 4_000, ['p1']],
+    ]);
+    // p1 leaves too before the award: side-1 goes with them, p3 wins the main pot.
+    r = run(r, 'p1', { type: 'leave' });
+    expect(r.ledger.find((e) => e.id === 'p1')).toMatchObject({ finalChips: 11_000 });
+    expect(player(r, 'p3').stack).toBe(3_000);
+    expect(stacks(r)).toEqual({ p0: 10_000, p3: 3_000 });
+  });
+
+  it('a contender who put in no more than another leaves nothing behind but their forfeited share', () => {
+    // Both p1 and p2 in for the same $30.00 over p3's $10.00: nothing is p1's alone.
+    let r = started([10_000, 10_000, 10_000, 1_000]);
+    r = play(r, ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'RAISE', 3_000], ['p2', 'CALL']);
+    r = play(r, 'advance', ['p1', 'CALL'], ['p2', 'CALL'], 'advance', ['p1', 'CALL'], ['p2', 'CALL']);
+    r = play(r, 'advance', ['p1', 'CALL'], ['p2', 'CALL']);
+    expect(potsOf(r)).toEqual([
+      ['main', 3_000, ['p1', 'p2', 'p3']],
+      ['side-1', 4_000, ['p1', 'p2']],
+    ]);
+    const { room, events } = runWithEvents(r, 'p1', { type: 'leave' });
+    expect(events).toEqual([{ type: 'playerLeft', playerId: 'p1', name: 'P1' }]);
+    expect(room!.ledger[0]).toMatchObject({ id: 'p1', finalChips: 7_000 });
+    expect(potsOf(room!)).toEqual([
+      ['main', 3_000, ['p2', 'p3']],
+      ['side-1', 4_000, ['p2']],
+    ]);
+  });
+});
+
+describe('auto end counts seated players (regression, session 26 audit)', () => {
+  it('heads-up with a newcomer approved mid-hand: one of the two leaves, the other wins, the game goes on', () => {
+    let r = started([10_000, 10_000]);
+    r = run(r, 'p2', { type: 'join', name: 'P2', startingChips: 10_000 }, 3_000);
+    r = run(r, 'p0', { type: 'approve', playerId: 'p2' }, 3_001);
+    expect(player(r, 'p2').isActive).toBe(false);
+    r = run(r, 'p1', { type: 'leave' }, 4_000);
+    expect(r.status).toBe('PLAYING');
+    expect(r.gameState.stage).toBe('SHOWDOWN');
+    expect(stacks(r)).toEqual({ p0: 10_200, p2: 10_000 });
+    r = run(r, 'p0', { type: 'newHand' }, 5_000);
+    expect(r.gameState).toMatchObject({ handNumber: 2, stage: 'PRE_FLOP' });
+    expect(player(r, 'p2')).toMatchObject({ isActive: true });
+  });
+
+  it('still ends when one seated player is left', () => {
+    let r = started([10_000, 10_000]);
+    r = run(r, 'p2', { type: 'join', name: 'P2', startingChips: 10_000 }, 3_000);
+    r = run(r, 'p1', { type: 'leave' }, 4_000);
+    // p2 never approved: one seated player.
+    expect(r.status).toBe('ENDED');
+    expect(r.gameState.endedBy).toBe('auto');
+  });
+});

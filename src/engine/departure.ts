@@ -2,11 +2,11 @@
  * Departure: a player leaving or being removed, in the lobby, during play and after the end.
  */
 import { type Draft, dropPlayer, emit, playerById } from './draft';
-import { progress } from './hand';
+import { payUncontested, progress } from './hand';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG } from './messages';
 import { finishGame } from './results';
-import type { LedgerEntry } from './types';
+import type { LedgerEntry, Player } from './types';
 
 /**
  * leave: the actor leaves the room.
@@ -57,12 +57,14 @@ export function remove(d: Draft, actorId: string, playerId: string): Outcome {
  * their turn the turn passes on; if one player is left in the hand they win it.
  */
 export function leaveTable(d: Draft, playerId: string): void {
-  const p = playerById(d.players, playerId);
-  if (p === undefined) return;
-  if (!p.isApproved) {
+  const was = playerById(d.players, playerId);
+  if (was === undefined) return;
+  if (!was.isApproved) {
     dropPlayer(d, playerId);
     return;
   }
+  payUncontested(d, playerId);
+  const p = d.players[playerId] as Player;
   const seat = p.joinedAt;
   const wasTurn = d.gs.currentTurnPlayerId === playerId;
   if (p.totalPotContribution > 0) {

@@ -54,6 +54,59 @@ export function refreshPots(d: Draft): void {
   d.gs.pots = buildPots(contributions(d));
 }
 
+/**
+ * Before `playerId` leaves an unpaid showdown: the pots only they can win are theirs, and are paid to
+ * them (then go with their stack into the ledger). Such a pot holds what was put in above every other
+ * contender's total (a side pot the others folded out of); nobody else can ever win it. Without this,
+ * the pots rebuilt without the leaver made it dead money for the pot below, and a short all-in player
+ * took chips they never covered. A pot they share with others stays: leaving forfeits it, as a fold.
+ */
+export function payUncontested(d: Draft, playerId: string): void {
+  if (d.room.status !== 'PLAYING' || d.gs.stage !== 'SHOWDOWN') return;
+  const entries = contributions(d);
+  const theirs = buildPots(entries).filter(
+    (pot) => pot.amount > 0 && pot.eligiblePlayers.length === 1 && pot.eligiblePlayers[0] === playerId,
+  );
+  if (theirs.length === 0) return;
+  // Everything above the highest total of the other contenders is in those pots.
+  let cap = 0;
+  for (const e of entries) if (e.live && e.id !== playerId) cap = Math.max(cap, e.amount);
+  let paid = 0;
+  for (const id of seatIds(d)) {
+    const excess = (d.players[id] as Player).totalPotContribution - cap;
+    if (excess <= 0) continue;
+    const q = edit(d, id);
+    q.totalPotContribution -= excess;
+    q.currentRoundBet = Math.min(q.currentRoundBet, q.totalPotContribution);
+    paid += excess;
+  }
+  const departed = d.gs.departedContributions;
+  if (departed !== undefined) {
+    const capped = { ...departed };
+    for (const id in capped) {
+      const excess = (capped[id] as number) - cap;
+      if (excess > 0) {
+        capped[id] = cap;
+        paid += excess;
+      }
+    }
+    d.gs.departedContributions = capped;
+  }
+  const p = edit(d, playerId);
+  p.stack += paid;
+  p.lastChipUpdate = d.now;
+  for (const pot of theirs)
+    emit(d, {
+      type: 'potAwarded',
+      potId: pot.id,
+      amount: pot.amount,
+      winners: [{ playerId, name: p.name, amount: pot.amount }],
+      reason: 'SHOWDOWN',
+      message: null,
+    });
+  refreshPots(d);
+}
+
 /** Returns an uncalled bet to its owner (betting is over). */
 function returnUncalled(d: Draft): void {
   const back = uncalledBet(contributions(d));

@@ -401,7 +401,7 @@ function checkInvariants(room: Room): void {
   if (room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN')
     check(turn !== null || gs.canAdvanceStage, 'stuck hand');
   if (room.status === 'PLAYING' && gs.stage === 'SHOWDOWN')
-    check(players.filter((p) => p.isActive).length > 1, 'showdown with one active player not ended');
+    check(players.filter((p) => p.isApproved).length > 1, 'showdown with one seated player not ended');
   // The host can always award a showdown: naming everyone still in the hand is accepted.
   if (room.status === 'PLAYING' && gs.stage === 'SHOWDOWN' && pots > 0) {
     for (const pot of gs.pots)

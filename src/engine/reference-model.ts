@@ -510,16 +510,24 @@ function checkDeparture(before: Room, after: Room, p: Player): void {
   const prev = before.ledger.find((e) => e.id === p.id);
   const entry = after.ledger.find((e) => e.id === p.id);
   check(entry !== undefined && after.ledger.filter((e) => e.id === p.id).length === 1, 'one ledger entry');
-  check(entry.finalChips === p.stack + (prev?.finalChips ?? 0), 'ledger chips');
-  check(entry.totalInvestment === p.totalInvestment + (prev?.totalInvestment ?? 0), 'ledger investment');
   const ps = copy(seats(before.players)).filter((q) => q.id !== p.id);
-  const active = ps.filter((q) => q.isActive).length;
+  // Leaving an unpaid showdown having put in more than every other player still in the hand, the
+  // player takes what nobody else can win: every chip put in above the highest of those totals.
+  const departed0 = Object.values(gs0.departedContributions ?? {});
+  let uncontested = 0;
+  if (gs0.stage === 'SHOWDOWN' && live(p) && sum(gs0.pots.map((x) => x.amount)) > 0) {
+    const cap = Math.max(0, ...ps.filter(live).map((q) => q.totalPotContribution));
+    if (p.totalPotContribution > cap)
+      for (const n of [p.totalPotContribution, ...ps.map((q) => q.totalPotContribution), ...departed0])
+        uncontested += Math.max(0, n - cap);
+  }
+  check(entry.finalChips === p.stack + uncontested + (prev?.finalChips ?? 0), 'ledger chips');
+  check(entry.totalInvestment === p.totalInvestment + (prev?.totalInvestment ?? 0), 'ledger investment');
+  const seated = ps.filter((q) => q.isApproved).length;
   const potBefore =
-    sum(ps.map((q) => q.totalPotContribution)) +
-    sum(Object.values(gs0.departedContributions ?? {})) +
-    p.totalPotContribution;
+    sum(ps.map((q) => q.totalPotContribution)) + sum(departed0) + p.totalPotContribution - uncontested;
   const gs = after.gameState;
-  const autoEnds = (stageAfter: Stage) => stageAfter === 'SHOWDOWN' && active <= 1;
+  const autoEnds = (stageAfter: Stage) => stageAfter === 'SHOWDOWN' && seated <= 1;
   if (gs0.stage === 'SHOWDOWN') {
     if (autoEnds('SHOWDOWN')) {
       check(after.status === 'ENDED' && gs.endedBy === 'auto', 'no auto end');

@@ -90,10 +90,15 @@ export function endGame(d: Draft, actorId: string): Outcome {
   return null;
 }
 
-/** Ends the game with endedBy 'auto' when, at SHOWDOWN, at most one player is still active. */
+/**
+ * Ends the game with endedBy 'auto' when, at SHOWDOWN, at most one player is still active: seated
+ * (approved, the spec's `active` status), whether or not dealt into this hand. A player approved
+ * mid-hand sits out with chips; when one of two heads-up players leaves, the other wins the hand and
+ * the game goes on with the newcomer (it ended, for good, when this counted only players dealt in).
+ */
 export function autoEnd(d: Draft): void {
   if (d.room.status !== 'PLAYING' || d.gs.stage !== 'SHOWDOWN') return;
-  let active = 0;
-  for (const id in d.players) if ((d.players[id] as Player).isActive) active++;
-  if (active <= 1) finishGame(d, 'auto');
+  let seated = 0;
+  for (const id in d.players) if ((d.players[id] as Player).isApproved) seated++;
+  if (seated <= 1) finishGame(d, 'auto');
 }
