@@ -76,7 +76,7 @@ export function applyCommand(room: Room, actorId: string, command: Command, now:
   autoEnd(d);
   const out = d.room;
   out.lastActivity = now;
-  const undoPoint = nextUndoPoint(d, room, command);
+  const undoPoint = nextUndoPoint(d, room, actorId, command);
   // Rooms that never had an undo point (stored before undo existed, or only a lobby so far) keep no key.
   if (undoPoint !== null || out.undo != null) out.undo = undoPoint;
   const { log, nextEventSeq } = appendLog(room, d.events, now, d.gs.handNumber);

@@ -185,6 +185,29 @@ describe('undo', () => {
     expect(back.settings).toMatchObject({ smallBlind: 200, bigBlind: 400 });
   });
 
+  it('survives a stranger asking to join and leaving, or being denied (regression: a stranger wiped it at will)', () => {
+    const before = started([10_000, 10_000, 10_000]);
+    const raised = play(before, ['p0', 'RAISE', 650]);
+    let room = run(raised, 'x1', { type: 'join', name: 'X1', startingChips: 500 });
+    room = run(room, 'x1', { type: 'leave' });
+    room = run(room, 'x2', { type: 'join', name: 'X2', startingChips: 500 });
+    room = run(room, 'p0', { type: 'remove', playerId: 'x2' });
+    expect(room.undo).toEqual(raised.undo);
+    const back = undo(room);
+    expect(back.players).toEqual(before.players);
+    expect(back.gameState).toEqual(before.gameState);
+    // Only the raise is taken back; the comings and goings stay as they were.
+    const undone = takenBack(back.log);
+    expect(back.log.filter((e) => e.seq >= before.nextEventSeq).map((e) => [e.type, undone(e)])).toEqual([
+      ['playerActed', true],
+      ['playerJoined', false],
+      ['playerLeft', false],
+      ['playerJoined', false],
+      ['playerRemoved', false],
+      ['undone', false],
+    ]);
+  });
+
   it.each<[string, (r: Room) => Room]>([
     [
       'an approval',

@@ -15,11 +15,12 @@
  *   Game or when players leave (results.ts autoEnd needs a departure: a player who loses every chip in a
  *   hand is still dealt into it), and neither can be undone. Should a command ever change them, it
  *   leaves no undo point rather than one that would put back half of it.
- * - A join (a new key in the players map) and a change of blinds (settings, read at the next hand) touch
- *   nothing the point restores, so the point survives them: a latecomer asking to join does not cost the
- *   host their undo. Every other command clears it: approving, removing or a player leaving change who is
- *   at the table (and a departure moves chips into the ledger), End Game is a decision the host already
- *   confirmed, and an undo is not itself undone.
+ * - A join (a new key in the players map), a change of blinds (settings, read at the next hand), and a
+ *   player still waiting for approval leaving or denied touch nothing the point restores, so the point
+ *   survives them: a latecomer asking to join does not cost the host their undo. Every other command
+ *   clears it: approving, removing or a seated player leaving change who is at the table (and a
+ *   departure moves chips into the ledger), End Game is a decision the host already confirmed, and an
+ *   undo is not itself undone.
  * Only the host may undo: the host runs the table, and a player taking back their own action after the
  * others have seen it is what "action is binding" forbids at a real table.
  */
@@ -41,12 +42,27 @@ const UNDOABLE: ReadonlySet<Command['type']> = new Set([
 /**
  * Commands that keep the room's undo point (they change nothing it restores), with the event each
  * logs: those events may sit between an undone command and its undo without being taken back.
+ * A leave or a removal keeps it only when the player was still waiting for approval (`keepsUndo`):
+ * a stranger asking to join and leaving again, or the host denying them, touches nothing at the
+ * table (the audit of session 26 found a stranger could wipe the host's undo that way, at will).
+ * A seated player's departure clears the point, so such an event inside an undone stretch is
+ * always a pending player's.
  */
 const KEEPS_UNDO: Partial<Record<Command['type'], GameEvent['type']>> = {
   join: 'playerJoined',
   updateSettings: 'settingsUpdated',
+  leave: 'playerLeft',
+  remove: 'playerRemoved',
 };
 const KEPT_EVENTS: ReadonlySet<GameEvent['type']> = new Set(Object.values(KEEPS_UNDO));
+
+/** Whether `command` (applied to `base` by `actorId`) keeps the room's undo point. */
+function keepsUndo(base: Room, actorId: string, command: Command): boolean {
+  if (KEEPS_UNDO[command.type] === undefined) return false;
+  if (command.type !== 'leave' && command.type !== 'remove') return true;
+  const who = playerById(base.players, command.type === 'leave' ? actorId : command.playerId);
+  return who !== undefined && !who.isApproved;
+}
 
 /**
  * The fields of `before` that `after` changed, as they were in `before`, and the keys `after` added
@@ -68,12 +84,13 @@ function changedFields<T extends object>(before: T, after: T): { fields: Partial
 
 /**
  * The undo point the room gets after `command` was applied to `base` (in draft `d`, which the command
- * changed): a new point for a game command, the old one kept by a join or a change of blinds, else null.
+ * changed): a new point for a game command, the old one kept by a join, a change of blinds or a pending
+ * player leaving or denied, else null.
  * The point holds only the fields the command changed (a phone's snapshot carries it: a whole copy of
  * the players and the game state made every broadcast ~40% bigger, bench/README.md).
  */
-export function nextUndoPoint(d: Draft, base: Room, command: Command): UndoPoint | null {
-  if (KEEPS_UNDO[command.type] !== undefined) return base.undo ?? null;
+export function nextUndoPoint(d: Draft, base: Room, actorId: string, command: Command): UndoPoint | null {
+  if (keepsUndo(base, actorId, command)) return base.undo ?? null;
   // An undo of a New Hand brings back the point the New Hand replaced.
   if (command.type === 'undo') return base.undo?.prev ?? null;
   if (!UNDOABLE.has(command.type) || d.events.length === 0) return null;

@@ -186,10 +186,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
   ): Promise<Ack<OutgoingSnapshot>> => {
     const { roomCode } = req;
     const existing = await rooms.load(roomCode);
+    // Already seated (a reload during the join, a second tab): joining again is resuming.
+    if (existing?.has(socket.data.playerId)) return subscribe(socket, roomCode);
+    // Once the IP has run out of failed lookups, every join is refused alike, room or no room: a
+    // join that reaches the engine answers for an existing room ('Please enter your name', 'Name
+    // already taken…', or joining), which would let probing go on at the join rate (session 26 audit).
+    if (!missesPerIp.hasToken(socket.data.ip, now())) return { ok: false, error: TOO_MANY_REQUESTS };
     // A join that finds no room tells a prober as much as a resume would: it costs a failed lookup.
     if (!existing) return { ok: false, error: takeMiss(socket) ? JOIN_ROOM_NOT_FOUND : TOO_MANY_REQUESTS };
-    // Already seated (a reload during the join, a second tab): joining again is resuming.
-    if (existing.has(socket.data.playerId)) return subscribe(socket, roomCode);
     const outcome = await run(
       socket,
       roomCode,
