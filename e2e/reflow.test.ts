@@ -3,8 +3,8 @@
  * 320×568 (small phone), 320×460 (the same in Safari with its bars shown), 640×360 and 568×320 (turned sideways), 360×640 with the browser's text size
  * at 200% (Chromium's default font size setting, through DevTools' Page.setFontSizes: 16 px → 32 px),
  * and 180×320 at device scale 2 (a 360 px phone zoomed to 200%). Three 20-character names told apart by
- * their last letter. On each: the page never scrolls sideways and nothing sits past the screen's right
- * edge, no button's text is cut, every control can be scrolled fully into view without a sticky bar or
+ * their last letter, $9,999.99 buy-ins. On each: the page never scrolls sideways and nothing sits past
+ * the screen's right edge, no amount breaks over two lines, no button's text is cut, every control can be scrolled fully into view without a sticky bar or
  * anything else on top of it and is at least 44 px tall, the table's leave button covers no card, the sticky bottom bars cover less than
  * half the screen (at most 45%: the table's host dock is ~186 px, 40% of a 320×460 phone, where keeping
  * the buttons under the thumb is worth it; shorter screens, a phone turned sideways, large text, do not
@@ -130,6 +130,19 @@ function audit(page: Page, textPx: number): Promise<string[]> {
       });
       if (!reachable) out.push(`cannot be scrolled into view uncovered: ${name(el)}`);
     }
+    // No amount broken over two lines ("$9,999.9" over "9" reads as another number): the lines its
+    // text (read-aloud words aside) sits on.
+    for (const el of document.querySelectorAll('.amount, .nowrap, .net, .facts dd, .preset-amount')) {
+      const tops = new Set<number>();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement?.closest('.sr-only')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+      }
+      if (tops.size > 1) out.push(`an amount over ${tops.size} lines: ${name(el)}`);
+    }
     window.scrollTo(0, 0);
     for (const d of document.querySelectorAll('[role=dialog]')) d.scrollTop = 0;
     return out;
@@ -166,9 +179,10 @@ describe('small, sideways, large-text and zoomed phones', () => {
     await check(host, 'join');
     await page.keyboard.press('Escape');
 
-    await enterRoom(page, 'Start a Game', { name: host.name });
+    // The largest buy-in, so every amount on the table and at the end is long ($19,999.98).
+    await enterRoom(page, 'Start a Game', { name: host.name, chips: '9999.99' });
     const code = ((await page.locator('.room-code').textContent()) ?? '').trim();
-    await enterRoom(guest.page, 'Join with Code', { name: guest.name, code });
+    await enterRoom(guest.page, 'Join with Code', { name: guest.name, code, chips: '9999.99' });
     await enterRoom(late.page, 'Join with Code', { name: late.name, code });
     await check(host, 'lobby-host-pending');
     await check(guest, 'lobby-pending');
@@ -189,7 +203,7 @@ describe('small, sideways, large-text and zoomed phones', () => {
     await check(host, 'raise');
     await button(dialog(page, 'Raise'), /^All-In/).click();
     await button(dialog(page, 'Raise'), 'Confirm Raise').click();
-    await button(yourTurn(guest.page), 'Call $48.00').click();
+    await button(yourTurn(guest.page), 'Call $9,997.99').click();
     await button(page, 'Declare Winner').click();
     await check(host, 'winner');
     await dialog(page, 'Declare Winner').getByRole('checkbox', { name: guest.name }).check();

@@ -276,7 +276,8 @@ export const gameOver = {
   tie: "It's a Tie! Nobody left Chipless!",
   winner: (name: string) => `${name} Left em' all Chipless!`,
   settlements: 'Settlements',
-  owes: (from: string, to: string) => `${from} owes ${to}`,
+  /** "{from} owes {to}": the word between the two names (the names are set in bold around it). */
+  owes: ' owes ',
   noSettlements: 'No settlements needed.',
   rankings: 'Rankings',
   finalChips: 'Final chips',

@@ -91,7 +91,11 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
           <ul className="settlements">
             {settlements.map((s) => (
               <li key={`${s.fromPlayerId}-${s.toPlayerId}`}>
-                <span>{t.owes(s.from, s.to)}</span>
+                <span>
+                  <strong>{s.from}</strong>
+                  <span className="owes">{t.owes}</span>
+                  <strong>{s.to}</strong>
+                </span>
                 <span className="amount">{formatCents(s.amount)}</span>
               </li>
             ))}
@@ -111,7 +115,7 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
                   {s.id === me ? <span className="tag you">{common.you}</span> : null}
                   {s.left ? <span className="tag">{t.left}</span> : null}
                   <span className="sub">
-                    {t.finalChips} {formatCents(s.finalChips)}
+                    {t.finalChips} <span className="nowrap">{formatCents(s.finalChips)}</span>
                   </span>
                 </span>
                 <span className={s.netResult > 0 ? 'net plus' : s.netResult < 0 ? 'net minus' : 'net'}>

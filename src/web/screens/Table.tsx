@@ -463,11 +463,12 @@ function Seat({
       </div>
       <div className="seat-numbers">
         <span className="seat-stack">
-          <span className="label">{t.stack}</span> {formatCents(p.stack)}
+          <span className="label">{t.stack}</span> <span className="nowrap">{formatCents(p.stack)}</span>
         </span>
         {p.currentRoundBet > 0 ? (
           <span className="seat-bet">
-            <span className="label">{t.bet}</span> {formatCents(p.currentRoundBet)}
+            <span className="label">{t.bet}</span>{' '}
+            <span className="nowrap">{formatCents(p.currentRoundBet)}</span>
           </span>
         ) : null}
         {turn ? <span className="tag turn-tag">{t.turn}</span> : null}
