@@ -307,6 +307,9 @@ describe('analytics mapping', () => {
 describe('room codes and page meta', () => {
   it('room codes are 5 characters of A-Z0-9', () => {
     for (let i = 0; i < 200; i++) expect(randomRoomCode()).toMatch(/^[A-Z0-9]{5}$/);
+    // Never O, 0, I or 1 (read and typed as one another), in 2,000 codes of all 32 characters.
+    const seen = new Set(Array.from({ length: 2_000 }, () => randomRoomCode()).join(''));
+    expect([...seen].sort().join('')).toBe('23456789ABCDEFGHJKLMNPQRSTUVWXYZ');
   });
 
   it('injects head tags even when index.html has none', () => {

@@ -1,7 +1,14 @@
 /** Limits shared by the server (enforced) and the web app (shown in forms). SPEC.md section 9. */
 export const NAME_MAX_LENGTH = 20;
 export const ROOM_CODE_LENGTH = 5;
-export const ROOM_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/**
+ * What new room codes are made of: A-Z and 0-9 (SPEC section 9) without the letters and digits read
+ * out or typed as one another: O and 0, I and 1. A code is read off the host's phone across a table
+ * and typed by thumbs; "Room not found" for a 0 typed as O is a poor start (the session-26 audit).
+ * 32 characters, 32^5 ≈ 33.5 million codes. Joining still accepts all of A-Z and 0-9 (rooms made
+ * before keep their codes).
+ */
+export const ROOM_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const STARTING_CHIPS_DEFAULT_DOLLARS = 50;
 export const STARTING_CHIPS_MIN_DOLLARS = 1;
 export const STARTING_CHIPS_MAX_DOLLARS = 10000;
