@@ -242,24 +242,28 @@ export function PendingList({
               {p.name}
               <span className="sub">{t.wantsToJoin(formatCents(p.stack))}</span>
             </span>
-            <button
-              type="button"
-              className="icon-button approve"
-              aria-label={t.approve(p.name)}
-              disabled={pending}
-              onClick={() => void run(() => send({ type: 'approve', playerId: p.id }))}
-            >
-              <CheckIcon />
-            </button>
-            <button
-              type="button"
-              className="icon-button danger"
-              aria-label={t.deny(p.name)}
-              disabled={pending}
-              onClick={() => void run(() => send({ type: 'remove', playerId: p.id }))}
-            >
-              <CloseIcon />
-            </button>
+            {/* The two go together, beside the name or under it, and apart from each other: a thumb
+                meant for one must not land on the other (Deny acts at once). */}
+            <span className="pending-actions">
+              <button
+                type="button"
+                className="icon-button approve"
+                aria-label={t.approve(p.name)}
+                disabled={pending}
+                onClick={() => void run(() => send({ type: 'approve', playerId: p.id }))}
+              >
+                <CheckIcon />
+              </button>
+              <button
+                type="button"
+                className="icon-button danger"
+                aria-label={t.deny(p.name)}
+                disabled={pending}
+                onClick={() => void run(() => send({ type: 'remove', playerId: p.id }))}
+              >
+                <CloseIcon />
+              </button>
+            </span>
           </li>
         ))}
       </ul>
