@@ -580,6 +580,8 @@ describe('a poker night on four phones', () => {
 
     // Back home: the counter now reads the three hands dealt tonight.
     await button(bob.page, 'Back to Home').click();
+    // It asks first: this phone will not show the results again.
+    await button(dialog(bob.page, 'Leave the results?'), 'Back to Home').click();
     await expectVisible(button(bob.page, 'Start a Game'));
     await expectText(bob.page.locator('.hands-dealt'), '3 hands dealt');
   });

@@ -284,6 +284,9 @@ export const gameOver = {
   net: 'Net',
   left: '(left)',
   screenshot: 'Take a screenshot to keep the results.',
+  /** Back to Home asks first: once home, this phone cannot show the results again (ours). */
+  leaveTitle: 'Leave the results?',
+  leaveText: 'This phone will not show them again. Take a screenshot first if you need them.',
 };
 
 export const notices = {

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { actNow, started, step } from '../test/rooms';
 import { GameOver, headline } from './GameOver';
@@ -13,7 +13,7 @@ function rows(listName: string) {
 }
 
 describe('Game over screen', () => {
-  it('names the player with the most chips, lists who owes whom and ranks by final chips', () => {
+  it('names the player with the most chips, lists who owes whom and ranks by final chips', async () => {
     // Ana raises, Ben (SB) and Cal (BB) fold: Ana wins the $3.00 of blinds. Then the host ends the game.
     let room = started(['Ana', 'Ben', 'Cal']);
     room = actNow(room, 'RAISE', 600);
@@ -36,8 +36,24 @@ describe('Game over screen', () => {
     expect(second!.querySelector('.net')!.className).toBe('net minus');
     expect(screen.getByText('Take a screenshot to keep the results.')).toBeTruthy();
 
+    // Back to Home asks first: this phone will not show the results again.
     fireEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
-    expect(onHome).toHaveBeenCalled();
+    const ask = screen.getByRole('dialog', { name: 'Leave the results?' });
+    expect(
+      within(ask).getByText('This phone will not show them again. Take a screenshot first if you need them.'),
+    ).toBeTruthy();
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(onHome).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
+    await act(async () =>
+      fireEvent.click(
+        within(screen.getByRole('dialog', { name: 'Leave the results?' })).getByRole('button', {
+          name: 'Back to Home',
+        }),
+      ),
+    );
+    expect(onHome).toHaveBeenCalledTimes(1);
   });
 
   it("calls a tie when the top stacks are equal, with 'No settlements needed.'", () => {

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { formatCents, settle } from '../../engine';
 import { nameKey } from '../../engine/room';
 import type { Room } from '../../engine/types';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { approvedPlayers } from '../game/view';
 import { common, gameOver as t } from '../texts';
 
@@ -75,6 +77,7 @@ export interface GameOverProps {
 export function GameOver({ room, me, onHome }: GameOverProps) {
   const ranking = standings(room);
   const settlements = settle(ranking.map(({ id, label, netResult }) => ({ id, name: label, netResult })));
+  const [leaving, setLeaving] = useState(false);
 
   return (
     <main className="screen game-over">
@@ -130,10 +133,29 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
 
       <p className="muted center">{t.screenshot}</p>
       <div className="bottom-actions">
-        <button type="button" className="button primary block large" onClick={onHome}>
+        {/* Asks first: it is the biggest button under the thumb, and once home this phone cannot show
+            the results again (the phone forgets the room). */}
+        <button
+          type="button"
+          className="button primary block large"
+          aria-haspopup="dialog"
+          onClick={() => setLeaving(true)}
+        >
           {common.backHome}
         </button>
       </div>
+      {leaving ? (
+        <ConfirmModal
+          title={t.leaveTitle}
+          text={t.leaveText}
+          confirmLabel={common.backHome}
+          onConfirm={async () => {
+            onHome();
+            return { ok: true, data: null };
+          }}
+          onClose={() => setLeaving(false)}
+        />
+      ) : null}
     </main>
   );
 }

@@ -48,6 +48,8 @@ describe('Home: a join link while the last game is over', () => {
     // The last game's results first (they are what the friends settle up with)...
     const back = await screen.findByRole('button', { name: 'Back to Home' });
     await act(async () => fireEvent.click(back));
+    const ask = screen.getByRole('dialog', { name: 'Leave the results?' });
+    await act(async () => fireEvent.click(within(ask).getByRole('button', { name: 'Back to Home' })));
     // ...then the new room's join form, with its code, not a bare landing.
     const dialog = screen.getByRole('dialog', { name: 'Join a Game' });
     expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('NEWCO');
