@@ -121,32 +121,32 @@ describe('failed room lookups are limited per IP', () => {
     const late = await connect(tokens[1]);
     expect(outcome(await late.command(code, { type: 'leave' }))).toBe('ok');
     expect(await stranger.resume(code)).toEqual({ ok: false, error: TOO_MANY_REQUESTS });
-    // A member joining again (a reload during the join) is resuming, and is let in too.
-    const again = await connect(tokens[2]);
-    expect(outcome(await again.joinRoom(code, 'P2', 5000))).toBe('ok');
   });
 
-  it('once the bucket is empty, joins answer alike too, room or no room (regression: a join that reached the engine told an existing room apart)', async () => {
+  it('a join with a name or buy-in no room takes answers alike, room or no room (regression: it told an existing room apart once the bucket was empty)', async () => {
     const host = await connect();
     const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
     const prober = await connect();
-    // While there are tokens, a join with a name the engine refuses says so for a room that exists.
-    expect(outcome(await prober.joinRoom(code, '', 5000))).toBe('Please enter your name');
     for (const missing of missingCodes(code, LIMIT))
       expect(outcome(await prober.resume(missing))).toBe(ROOM_NOT_FOUND);
-    // Empty: every join is refused alike, a bad name, a taken one or a good one, room or no room.
+    // The bucket is empty: a join the engine would refuse for its name or buy-in is refused before
+    // any room is looked up, and says nothing about the code.
     const answers = [
       await prober.joinRoom(code, '', 5000),
-      await prober.joinRoom(code, 'hana', 5000),
-      await prober.joinRoom(code, 'Probe', 5000),
-      await prober.joinRoom('ZZZ99', 'Probe', 5000),
+      await prober.joinRoom('ZZZ99', '', 5000),
+      await prober.joinRoom(code, 'Probe', 50),
+      await prober.joinRoom('ZZZ99', 'Probe', 50),
     ].map(outcome);
-    expect(answers).toEqual(answers.map(() => TOO_MANY_REQUESTS));
+    expect(answers).toEqual([
+      'Please enter your name',
+      'Please enter your name',
+      'Starting chips must be at least $1.00',
+      'Starting chips must be at least $1.00',
+    ]);
+    // A join that finds no room still costs a failed lookup, and is refused with the bucket empty.
+    expect(outcome(await prober.joinRoom('ZZZ99', 'Probe', 5000))).toBe(TOO_MANY_REQUESTS);
     const stored = await server.store.load(code);
     expect(stored?.version).toBe(1);
     expect(Object.keys(stored!.room.players)).toEqual([host.playerId]);
-    // Refilled, a newcomer on that IP joins.
-    t += 60_000 / LIMIT;
-    expect(outcome(await prober.joinRoom(code, 'Probe', 5000))).toBe('ok');
   });
 });

@@ -79,12 +79,6 @@ export class TokenBucket {
     return true;
   }
 
-  /** Whether a token is there to take, taking none. */
-  hasToken(now: number): boolean {
-    this.refill(now);
-    return this.tokens >= 1;
-  }
-
   /** Takes up to `wanted` whole tokens (a quantity, such as minutes); returns how many it got. */
   takeUpTo(wanted: number, now: number): number {
     this.refill(now);
@@ -118,11 +112,6 @@ export class KeyedRateLimiter {
   /** Takes one token from `key`'s bucket; false when it is empty. */
   take(key: string, now: number): boolean {
     return this.bucket(key, now).take(now);
-  }
-
-  /** Whether `key`'s bucket has a token to take, taking none (a key never seen has a full bucket). */
-  hasToken(key: string, now: number): boolean {
-    return this.buckets.get(key)?.hasToken(now) ?? true;
   }
 
   /** Takes up to `wanted` whole tokens from `key`'s bucket; returns how many it got. */

@@ -10,7 +10,7 @@
  */
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
-import type { Command } from '../engine';
+import { type Command, entryError } from '../engine';
 import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
 import {
   type Ack,
@@ -185,15 +185,16 @@ export function attachGateway(deps: GatewayDeps): () => void {
     req: { commandId: string; roomCode: string; name: string; startingChips: number },
   ): Promise<Ack<OutgoingSnapshot>> => {
     const { roomCode } = req;
+    // A name or buy-in no room would take is refused before the room is looked up: answered after,
+    // 'Please enter your name' told an existing room from a missing one even once the IP's failed
+    // lookups ran out (session 26's audit), a probe that joins nobody and costs nothing.
+    const entry = entryError(req.name, req.startingChips);
+    if (entry !== null) return { ok: false, error: entry };
     const existing = await rooms.load(roomCode);
-    // Already seated (a reload during the join, a second tab): joining again is resuming.
-    if (existing?.has(socket.data.playerId)) return subscribe(socket, roomCode);
-    // Once the IP has run out of failed lookups, every join is refused alike, room or no room: a
-    // join that reaches the engine answers for an existing room ('Please enter your name', 'Name
-    // already taken…', or joining), which would let probing go on at the join rate (session 26 audit).
-    if (!missesPerIp.hasToken(socket.data.ip, now())) return { ok: false, error: TOO_MANY_REQUESTS };
     // A join that finds no room tells a prober as much as a resume would: it costs a failed lookup.
     if (!existing) return { ok: false, error: takeMiss(socket) ? JOIN_ROOM_NOT_FOUND : TOO_MANY_REQUESTS };
+    // Already seated (a reload during the join, a second tab): joining again is resuming.
+    if (existing.has(socket.data.playerId)) return subscribe(socket, roomCode);
     const outcome = await run(
       socket,
       roomCode,
