@@ -340,7 +340,7 @@ describe('a poker night on four phones', () => {
       '0.50',
       seated,
       [
-        'Current bet $0.00',
+        'Your current bet $0.00',
         'Your stack $79.50',
         'Min $0.50 · Max $49.50',
         "* Limited by opponents' stack sizes",
@@ -352,7 +352,7 @@ describe('a poker night on four phones', () => {
     );
     await act(ann, 'Call $0.50', seated);
     await raise(bob, { preset: 'Pot' }, '2.50', seated, [
-      'Current bet $0.00',
+      'Your current bet $0.00',
       'Your stack $29.50',
       'Pot $2.50',
     ]);
@@ -369,7 +369,7 @@ describe('a poker night on four phones', () => {
     await shot(ann.page, '18-raise-error', true);
     await button(box, 'Cancel').click();
     await expectHidden(box);
-    await raise(ann, { typed: '5.55' }, '5.55', seated, ['Current bet $0.50', 'Your stack $49.00']);
+    await raise(ann, { typed: '5.55' }, '5.55', seated, ['Your current bet $0.50', 'Your stack $49.00']);
     await expectPot(seated, 'Pot $12.05');
     await act(bob, 'Call $3.05', seated);
     await act(cat, 'Call $3.05', seated);
@@ -460,7 +460,7 @@ describe('a poker night on four phones', () => {
     await raise(bob, { preset: 'All-In' }, '23.95', seated, ['Your stack $23.95', 'All-In $23.95']);
     await expectContains(seat(cat.page, 'Bob'), ['Stack $0.00', 'Bet $23.95', 'All-In']);
     await act(cat, 'Call $23.70', seated);
-    await raise(ann, { preset: 'All-In' }, '53.02', seated, ['Current bet $0.50', 'Your stack $52.52']);
+    await raise(ann, { preset: 'All-In' }, '53.02', seated, ['Your current bet $0.50', 'Your stack $52.52']);
     // Cat can only call or fold now: a raise could not be answered.
     await expectTurn(cat, seated);
     await expectDisabled(button(yourTurn(cat.page), 'Raise'));
@@ -530,7 +530,7 @@ describe('a poker night on four phones', () => {
     });
     await act(cat, 'Fold', seated);
     await expectContains(seat(ann.page, 'Cat'), ['Folded']);
-    await raise(ann, { preset: 'All-In' }, '20.00', seated, ['Current bet $0.25', 'Your stack $19.75']);
+    await raise(ann, { preset: 'All-In' }, '20.00', seated, ['Your current bet $0.25', 'Your stack $19.75']);
     await act(bob, 'Call $19.50', seated);
     await expectPot(seated, 'Pot $40.00');
     await button(hostControls(ann.page), 'Declare Winner').click();

@@ -226,7 +226,8 @@ export const actFor = {
 
 export const raise = {
   title: 'Raise',
-  currentBet: 'Current bet',
+  /** The player's own round bet ("Current bet" beside "Your stack" read as the bet to call). */
+  currentBet: 'Your current bet',
   stack: 'Your stack',
   amount: 'Total Bet Amount',
   min: 'Min',

@@ -30,7 +30,7 @@ describe('Raise modal', () => {
     const room = threeWay();
     expect(room.gameState.currentTurnPlayerId).toBe('ana');
     const { dialog, input, preset } = open(room);
-    expect(within(dialog).getByText('Current bet').nextElementSibling?.textContent).toBe('$0.00');
+    expect(within(dialog).getByText('Your current bet').nextElementSibling?.textContent).toBe('$0.00');
     expect(within(dialog).getByText('Your stack').nextElementSibling?.textContent).toBe('$50.00');
     expect(input.value).toBe('4.00');
     expect(dialog.textContent).toContain('Min $4.00 · Max $50.00');
@@ -61,7 +61,7 @@ describe('Raise modal', () => {
     const room = actNow(threeWay(), 'RAISE', 600);
     expect(room.gameState.currentTurnPlayerId).toBe('ben');
     const { dialog, preset } = open(room);
-    expect(within(dialog).getByText('Current bet').nextElementSibling?.textContent).toBe('$1.00');
+    expect(within(dialog).getByText('Your current bet').nextElementSibling?.textContent).toBe('$1.00');
     expect(within(dialog).getByText('Your stack').nextElementSibling?.textContent).toBe('$49.00');
     expect(dialog.textContent).toContain('Min $10.00 · Max $50.00');
     expect(preset('Pot').textContent).toBe('Pot$10.00');
