@@ -3,6 +3,7 @@ import { callAmount, formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { useTableQuestion } from '../components/table-question';
 import { actFor as t } from '../texts';
 
 /** How long a connected player's turn lasts before the host is offered to act for them. */
@@ -56,21 +57,13 @@ export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
   const player = turnId !== null && turnId !== me ? room.players[turnId] : undefined;
   const moment = player ? `${player.id}:${room.nextEventSeq}` : null;
   const waited = useWaited(moment, AWAY_AFTER_MS);
-  const [asked, setAsked] = useState<Asked | null>(null);
-  const [sent, setSent] = useState(false);
-  if (asked !== null && asked.moment !== moment) {
-    const made = room.log.some(
-      (e) => e.type === 'playerActed' && e.byHost && e.playerId === asked.playerId && e.seq >= asked.from,
-    );
-    if (!sent || made) {
-      setAsked(null);
-      setSent(false);
-    }
-  }
-  const close = () => {
-    setAsked(null);
-    setSent(false);
-  };
+  const { asked, ask, markSent, close } = useTableQuestion<Asked>(
+    (q) => q.moment === moment,
+    (q) =>
+      room.log.some(
+        (e) => e.type === 'playerActed' && e.byHost && e.playerId === q.playerId && e.seq >= q.from,
+      ),
+  );
 
   const offered = player !== undefined && moment !== null && (presence[player.id] !== true || waited);
   const owes = player ? callAmount(room, player.id) : 0;
@@ -83,7 +76,7 @@ export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
           className="button secondary block"
           aria-haspopup="dialog"
           onClick={() =>
-            setAsked({
+            ask({
               moment,
               from: room.nextEventSeq,
               playerId: player.id,
@@ -108,7 +101,7 @@ export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
           pendingLabel={asked.action === 'FOLD' ? t.folding : t.checking}
           danger={asked.action === 'FOLD'}
           onConfirm={() => {
-            setSent(true);
+            markSent();
             return send({ type: 'actFor', playerId: asked.playerId, action: asked.action });
           }}
           onClose={close}

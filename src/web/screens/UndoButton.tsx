@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import type { Command, Room, UndoPoint } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { UndoIcon } from '../components/icons';
+import { useTableQuestion } from '../components/table-question';
 import { describeEvent } from '../game/log-lines';
 import { undo as t } from '../texts';
 
@@ -27,19 +27,10 @@ export interface UndoButtonProps {
  */
 export function UndoButton({ room, send, className }: UndoButtonProps) {
   const point = room.undo ?? null;
-  const [asked, setAsked] = useState<UndoPoint | null>(null);
-  const [sent, setSent] = useState(false);
-  if (asked !== null && point?.seq !== asked.seq) {
-    const done = room.log.some((e) => e.type === 'undone' && e.undoneSeq === asked.seq);
-    if (!sent || done) {
-      setAsked(null);
-      setSent(false);
-    }
-  }
-  const close = () => {
-    setAsked(null);
-    setSent(false);
-  };
+  const { asked, ask, markSent, close } = useTableQuestion<UndoPoint>(
+    (q) => point?.seq === q.seq,
+    (q) => room.log.some((e) => e.type === 'undone' && e.undoneSeq === q.seq),
+  );
   const line = asked ? describeEvent(asked.first) : null;
   return (
     <>
@@ -50,7 +41,7 @@ export function UndoButton({ room, send, className }: UndoButtonProps) {
           aria-label={t.button}
           title={t.button}
           aria-haspopup="dialog"
-          onClick={() => setAsked(point)}
+          onClick={() => ask(point)}
         >
           <UndoIcon />
         </button>
@@ -62,7 +53,7 @@ export function UndoButton({ room, send, className }: UndoButtonProps) {
           confirmLabel={t.confirm}
           pendingLabel={t.loading}
           onConfirm={() => {
-            setSent(true);
+            markSent();
             return send({ type: 'undo', seq: asked.seq });
           }}
           onClose={close}
