@@ -614,7 +614,9 @@ describe('Table: screen readers and keyboards', () => {
     const bensTurn = actNow(room, 'CALL');
     rerender(view(bensTurn, 'ben', 5));
     expect(screen.getByRole('status')).toBe(live);
-    expect(live.textContent).toBe('Your Turn');
+    // Read out: the turn; shown beside it (hidden from screen readers, which have the seats): the stack.
+    expect(live.textContent).toBe('Your Turn · Stack $49.00');
+    expect(live.querySelector('.turn-stack')!.getAttribute('aria-hidden')).toBe('true');
     expect(screen.getByRole('region', { name: 'Your Turn' })).toBeTruthy();
     // Ben calls: Cal's turn, in the same region again.
     rerender(view(actNow(bensTurn, 'CALL'), 'ben', 6));

@@ -266,7 +266,16 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             ("Your Turn", "Bob's Turn"); a region that appears along with its text is often not read. */}
         <div className="turn-status" role="status">
           {myTurn && mine ? (
-            <p className="turn-title">{t.yourTurn}</p>
+            <p className="turn-title">
+              {t.yourTurn}
+              {/* The stack to decide with, under the thumb: at a full table on a small phone the
+                  player's own seat is scrolled away on their turn. Screen readers have it in the seat
+                  list; the live region announces the turn alone. */}
+              <span className="turn-stack" aria-hidden="true">
+                {' · '}
+                {t.stack} <span className="nowrap">{formatCents(mine.stack)}</span>
+              </span>
+            </p>
           ) : (
             <WaitingLine room={room} isHost={isHost} turnPlayer={turnPlayer} />
           )}
