@@ -10,6 +10,8 @@ export interface ConfirmModalProps {
   pendingLabel?: string;
   danger?: boolean;
   onConfirm: () => Promise<Ack<unknown>>;
+  /** A second answer besides yes and cancel (the fold question's "Check"), shown under the first. */
+  alternative?: { label: string; onConfirm: () => Promise<Ack<unknown>> };
   onClose: () => void;
 }
 
@@ -21,11 +23,12 @@ export function ConfirmModal({
   pendingLabel,
   danger,
   onConfirm,
+  alternative,
   onClose,
 }: ConfirmModalProps) {
   const { pending, error, run } = useAction();
-  const confirm = async () => {
-    if (await run(onConfirm)) onClose();
+  const answer = async (send: () => Promise<Ack<unknown>>) => {
+    if (await run(send)) onClose();
   };
   return (
     <Modal title={title} onClose={onClose}>
@@ -36,10 +39,20 @@ export function ConfirmModal({
           type="button"
           className={danger ? 'button danger block large' : 'button primary block large'}
           disabled={pending}
-          onClick={confirm}
+          onClick={() => answer(onConfirm)}
         >
           {pending && pendingLabel ? pendingLabel : confirmLabel}
         </button>
+        {alternative ? (
+          <button
+            type="button"
+            className="button secondary block large"
+            disabled={pending}
+            onClick={() => answer(alternative.onConfirm)}
+          >
+            {alternative.label}
+          </button>
+        ) : null}
         <SlowLine pending={pending} />
         <button type="button" className="button secondary block" onClick={onClose}>
           {common.cancel}

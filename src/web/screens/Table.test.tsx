@@ -309,6 +309,21 @@ describe('Table', () => {
     });
     expect(send.mock.calls).toEqual([[{ type: 'act', action: 'FOLD' }]]);
     expect(screen.queryByRole('dialog')).toBeNull();
+    // The question also offers what the thumb meant: Check, in one tap.
+    send.mockClear();
+    fireEvent.click(screen.getByRole('button', { name: 'Fold' }));
+    const again = screen.getByRole('dialog', { name: 'Fold instead of checking?' });
+    expect(
+      within(again)
+        .getAllByRole('button')
+        .map((b) => b.textContent)
+        .filter((text) => text !== ''),
+    ).toEqual(['Fold', 'Check', 'Cancel']);
+    await act(async () => {
+      fireEvent.click(within(again).getByRole('button', { name: 'Check' }));
+    });
+    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'CALL' }]]);
+    expect(screen.queryByRole('dialog')).toBeNull();
     cleanup();
 
     // Ana, first to act, faces the big blind: no question.

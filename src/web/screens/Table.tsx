@@ -394,6 +394,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           confirmLabel={t.fold}
           danger
           onConfirm={() => send({ type: 'act', action: 'FOLD' })}
+          // The thumb that slipped onto Fold meant Check: one tap, not Cancel and Check.
+          alternative={{ label: t.check, onConfirm: () => send({ type: 'act', action: 'CALL' }) }}
           onClose={close}
         />
       ) : null}
