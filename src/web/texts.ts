@@ -244,7 +244,7 @@ export const raise = {
 export const winner = {
   title: 'Declare Winner',
   choose: 'Choose the winner, or several players to split the pot.',
-  choosePerPot: 'Choose the winners of each pot.',
+  choosePerPot: 'Choose the winners of each pot. A pot’s winner is ticked for the side pots they are in too.',
   award: 'Award Pot',
   awardSplit: 'Award Split Pot',
   loading: 'Declaring...',

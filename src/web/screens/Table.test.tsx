@@ -163,6 +163,56 @@ describe('Table', () => {
     });
   });
 
+  it('side pots: the main pot’s winner is ticked for the side pots they are in; another tick there replaces it', async () => {
+    const { send } = show(sidePotShowdown(), 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
+    const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
+    expect(
+      within(dialog).getByText(
+        'Choose the winners of each pot. A pot’s winner is ticked for the side pots they are in too.',
+      ),
+    ).toBeTruthy();
+    const main = within(dialog).getByRole('group', { name: 'Main pot: $30.00' });
+    const side = within(dialog).getByRole('group', { name: 'Side pot 1: $20.00' });
+    const ticks = (group: HTMLElement) =>
+      within(group)
+        .getAllByRole('checkbox')
+        .filter((c) => (c as HTMLInputElement).checked)
+        .map((c) => c.parentElement!.textContent);
+    // Cal has the best hand: one tick wins him both pots.
+    fireEvent.click(within(main).getByLabelText('Cal'));
+    expect([ticks(main), ticks(side)]).toEqual([['Cal'], ['Cal']]);
+    expect(within(dialog).getByRole('button', { name: 'Award Pot' })).toHaveProperty('disabled', false);
+    // Ana won the side pot after all: her tick replaces the suggestion (no split nobody asked for)...
+    fireEvent.click(within(side).getByLabelText('Ana'));
+    expect([ticks(main), ticks(side)]).toEqual([['Cal'], ['Ana']]);
+    // ...and Cal ticked again there now splits it, as ticks do once the host has chosen.
+    fireEvent.click(within(side).getByLabelText('Cal'));
+    expect(ticks(side)).toEqual(['Ana', 'Cal']);
+    fireEvent.click(within(side).getByLabelText('Ana'));
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Award Pot' })));
+    expect(send).toHaveBeenCalledWith({
+      type: 'declareWinners',
+      winnerIds: ['cal'],
+      byPot: { main: ['cal'], 'side-1': ['cal'] },
+    });
+  });
+
+  it('side pots: a short all-in winning the main pot suggests nothing for the side pot they are not in', () => {
+    show(sidePotShowdown(), 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
+    const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
+    const main = within(dialog).getByRole('group', { name: 'Main pot: $30.00' });
+    const side = within(dialog).getByRole('group', { name: 'Side pot 1: $20.00' });
+    fireEvent.click(within(main).getByLabelText('Ben'));
+    expect(
+      within(side)
+        .getAllByRole('checkbox')
+        .some((c) => (c as HTMLInputElement).checked),
+    ).toBe(false);
+    expect(within(dialog).getByRole('button', { name: 'Award Pot' })).toHaveProperty('disabled', true);
+  });
+
   it('all-in showdown: "All Players All-In" banner, one pot, winners picked together', async () => {
     let room = threeWay();
     room = actNow(room, 'ALL_IN'); // Ana $50

@@ -34,11 +34,23 @@ export function WinnerModal({ room, send, onClose }: Props) {
   // player who left meanwhile (another phone) is no longer ticked, and a pot the dialog has not seen
   // before (the pots were built again when someone left) that only one player can win is theirs.
   const [ticked, setTicked] = useState<Record<string, string[]>>({});
-  const chosenFor = (g: (typeof groups)[number]): string[] => {
+  // A pot the host has not ticked in yet takes the winners of the pot before it who can win it: the
+  // best hand beats everyone in the main pot, so everyone in each side pot it is in (side pots hold
+  // fewer and fewer of the same players). With a short all-in winning the main pot, the side pot waits
+  // for a tick. Eight pots were some 45 ticks (session 26's audit); now usually one.
+  const suggested = (index: number): string[] => {
+    const g = groups[index] as (typeof groups)[number];
+    const before = index > 0 ? chosenAt(index - 1).filter((id) => g.candidates.includes(id)) : [];
+    if (before.length > 0) return before;
+    return g.pot && g.candidates.length === 1 ? g.candidates : [];
+  };
+  const chosenAt = (index: number): string[] => {
+    const g = groups[index] as (typeof groups)[number];
     const list = ticked[key(g.pot)];
-    if (list === undefined) return g.pot && g.candidates.length === 1 ? g.candidates : [];
+    if (list === undefined) return suggested(index);
     return list.filter((id) => g.candidates.includes(id));
   };
+  const chosenFor = (g: (typeof groups)[number]): string[] => chosenAt(groups.indexOf(g));
   // A refusal is not shown once the room has moved on: a ticked player who left as Award was tapped
   // is refused with their id ('Player … is not in this hand'), and the dialog already shows the room
   // without them (useAction).
@@ -46,7 +58,10 @@ export function WinnerModal({ room, send, onClose }: Props) {
 
   const toggle = (g: (typeof groups)[number], id: string) => {
     const list = chosenFor(g);
-    const next = list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+    // A tick on someone else in a pot still showing its suggestion replaces it: the host is choosing
+    // another winner there, and a split nobody asked for would be one tap away otherwise.
+    const suggestion = ticked[key(g.pot)] === undefined && list.length > 0;
+    const next = list.includes(id) ? list.filter((x) => x !== id) : suggestion ? [id] : [...list, id];
     setTicked((c) => ({ ...c, [key(g.pot)]: next }));
   };
 
