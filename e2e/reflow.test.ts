@@ -143,6 +143,23 @@ function audit(page: Page, textPx: number): Promise<string[]> {
       }
       if (tops.size > 1) out.push(`an amount over ${tops.size} lines: ${name(el)}`);
     }
+    // No name squeezed to a letter or two a line ("B", "e", "n" beside a seat's badge and remove button
+    // at 180 px): at least four of its letters wide.
+    for (const el of document.querySelectorAll('.player-name')) {
+      const r = el.getBoundingClientRect();
+      const em = Number.parseFloat(getComputedStyle(el).fontSize);
+      if (r.width > 0 && r.width < 4 * em) out.push(`a name ${r.width.toFixed(0)}px wide: ${name(el)}`);
+    }
+    // Where the screen is 18em wide or more (the seats' media query), a seat's numbers sit beside its
+    // remove button, not under it: the 44 px button makes the seat no taller (a 10-player table).
+    if (vw >= 18 * textPx) {
+      for (const seat of document.querySelectorAll('.seat')) {
+        const remove = seat.querySelector('.seat-remove')?.getBoundingClientRect();
+        const numbers = seat.querySelector('.seat-numbers')?.getBoundingClientRect();
+        if (remove && numbers && numbers.top >= remove.bottom)
+          out.push(`a seat's numbers under its remove button: ${name(seat)}`);
+      }
+    }
     window.scrollTo(0, 0);
     for (const d of document.querySelectorAll('[role=dialog]')) d.scrollTop = 0;
     return out;

@@ -447,31 +447,29 @@ function Seat({
     .join(' ');
   return (
     <li className={classes} aria-current={turn ? 'true' : undefined}>
-      <div className="seat-main">
-        <Presence online={online} />
-        <span className="player-name">
-          {p.name}
-          {p.isHost ? <span className="tag host">{common.host}</span> : null}
-          {p.id === me ? <span className="tag you">{common.you}</span> : null}
+      <Presence online={online} />
+      <span className="player-name">
+        {p.name}
+        {p.isHost ? <span className="tag host">{common.host}</span> : null}
+        {p.id === me ? <span className="tag you">{common.you}</span> : null}
+      </span>
+      {badge ? (
+        <span className="badge" title={t.badgeNames[p.role]}>
+          <span aria-hidden="true">{badge}</span>
+          <span className="sr-only">{t.badgeNames[p.role]}</span>
         </span>
-        {badge ? (
-          <span className="badge" title={t.badgeNames[p.role]}>
-            <span aria-hidden="true">{badge}</span>
-            <span className="sr-only">{t.badgeNames[p.role]}</span>
-          </span>
-        ) : null}
-        {onRemove ? (
-          <button
-            type="button"
-            className="icon-button danger seat-remove"
-            aria-label={lobby.remove(p.name)}
-            aria-haspopup="dialog"
-            onClick={onRemove}
-          >
-            <RemoveIcon />
-          </button>
-        ) : null}
-      </div>
+      ) : null}
+      {onRemove ? (
+        <button
+          type="button"
+          className="icon-button danger seat-remove"
+          aria-label={lobby.remove(p.name)}
+          aria-haspopup="dialog"
+          onClick={onRemove}
+        >
+          <RemoveIcon />
+        </button>
+      ) : null}
       <div className="seat-numbers">
         <span className="seat-stack">
           <span className="label">{t.stack}</span> <span className="nowrap">{formatCents(p.stack)}</span>
