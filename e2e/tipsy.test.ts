@@ -619,6 +619,10 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
   it('a reload with the Raise dialog (amount typed) or the End Game dialog open sends nothing', async () => {
     await tap(button(yourTurn(ann.page), 'Raise'));
     const box = dialog(ann.page, 'Raise');
+    // On a touch screen the dialog opens without the caret in the amount: its on-screen keyboard
+    // would cover the presets and Confirm Raise.
+    await expectVisible(box);
+    expect(await ann.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close');
     await box.getByLabel('Total Bet Amount').fill('10');
     await ann.page.reload();
     await expectTable(seated(), annToAct);

@@ -165,6 +165,16 @@ export function Field({ label, hint, ...input }: FieldProps) {
   );
 }
 
+/**
+ * Whether a dialog whose choices are buttons (the raise dialog's presets) should put the caret in its
+ * amount field on open: yes with a mouse or a keyboard, not on a touch screen, where a focused field
+ * brings up the on-screen keyboard over those buttons and Confirm (a phone: the primary pointer is
+ * coarse). Typing is one tap away there.
+ */
+export function caretFirst(): boolean {
+  return !(typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches);
+}
+
 /** An error line, announced when it appears. */
 export function FormError({ message }: { message: string | null }) {
   return message ? (

@@ -44,6 +44,21 @@ describe('Raise modal', () => {
     expect(preset('All-In')).toHaveProperty('disabled', false);
   });
 
+  it('puts the caret in the amount with a mouse, not on a touch screen (its keyboard would cover the presets)', () => {
+    const { input } = open(threeWay());
+    expect(document.activeElement).toBe(input);
+    cleanup();
+    const coarse = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) => ({ matches: query === '(pointer: coarse)', media: query }) as MediaQueryList,
+    );
+    try {
+      const { dialog } = open(threeWay());
+      expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close' }));
+    } finally {
+      coarse.mockRestore();
+    }
+  });
+
   it('fills the amount from a preset and sends a RAISE of that total bet', async () => {
     const { input, preset, confirm, send, onClose } = open(threeWay());
     fireEvent.click(preset('All-In'));

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { formatCents, raiseError, raiseLimits } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
+import { caretFirst, centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { canRaise } from '../game/raise';
 import { common, raise as t } from '../texts';
@@ -63,7 +63,7 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
           className="amount-input"
           inputMode="decimal"
           autoComplete="off"
-          data-autofocus
+          data-autofocus={caretFirst() ? true : undefined}
           value={text}
           hint={
             <>
