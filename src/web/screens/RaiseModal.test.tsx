@@ -48,9 +48,11 @@ describe('Raise modal', () => {
     const { input } = open(threeWay());
     expect(document.activeElement).toBe(input);
     cleanup();
-    const coarse = vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) => ({ matches: query === '(pointer: coarse)', media: query }) as MediaQueryList,
-    );
+    const coarse = vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation(
+        (query: string) => ({ matches: query === '(pointer: coarse)', media: query }) as MediaQueryList,
+      );
     try {
       const { dialog } = open(threeWay());
       expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close' }));
