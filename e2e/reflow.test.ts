@@ -17,14 +17,13 @@ import {
   type ChiplessServer,
   endRun,
   ensureWebBuild,
-  expectVisible,
   launchChromium,
   openPhone,
   type Phone,
   shot,
   startChipless,
 } from './browser';
-import { button, dialog, enterRoom, yourTurn } from './screen';
+import { tourEveryScreen } from './tour';
 
 interface Size {
   width: number;
@@ -182,64 +181,7 @@ async function check(p: Phone, screen: string): Promise<void> {
 
 describe('small, sideways, large-text and zoomed phones', () => {
   it('every screen and dialog reflows: no sideways scrolling, nothing cut or out of reach', async () => {
-    const [host, guest, late] = phones as [Phone, Phone, Phone];
-    const { page } = host;
-    await page.goto('/');
-    await check(host, 'landing');
-    await button(page, 'How to play, FAQ and contact').click();
-    await check(host, 'menu');
-    await page.keyboard.press('Escape');
-    await button(page, 'Start a Game').click();
-    await check(host, 'create');
-    await page.keyboard.press('Escape');
-    await button(page, 'Join with Code').click();
-    await check(host, 'join');
-    await page.keyboard.press('Escape');
-
-    // The largest buy-in, so every amount on the table and at the end is long ($19,999.98).
-    await enterRoom(page, 'Start a Game', { name: host.name, chips: '9999.99' });
-    const code = ((await page.locator('.room-code').textContent()) ?? '').trim();
-    await enterRoom(guest.page, 'Join with Code', { name: guest.name, code, chips: '9999.99' });
-    await enterRoom(late.page, 'Join with Code', { name: late.name, code });
-    await check(host, 'lobby-host-pending');
-    await check(guest, 'lobby-pending');
-    await button(page, `Approve ${guest.name}`).click();
-    await expectVisible(guest.page.getByText('Waiting for host to start the game'));
-    await check(guest, 'lobby-guest');
-    await check(host, 'lobby-host');
-    await button(page, 'Settings').click();
-    await check(host, 'settings');
-    await page.keyboard.press('Escape');
-
-    // Hand 1: the host (dealer, small blind) acts first; the late joiner waits for approval.
-    await button(page, 'Start Game').click();
-    await expectVisible(yourTurn(page));
-    await check(host, 'table-host-turn');
-    await check(guest, 'table-guest');
-    await button(yourTurn(page), 'Raise').click();
-    await check(host, 'raise');
-    await button(dialog(page, 'Raise'), /^All-In/).click();
-    await button(dialog(page, 'Raise'), 'Confirm Raise').click();
-    await button(yourTurn(guest.page), 'Call $9,997.99').click();
-    await button(page, 'Declare Winner').click();
-    await check(host, 'winner');
-    await dialog(page, 'Declare Winner').getByRole('checkbox', { name: guest.name }).check();
-    await button(dialog(page, 'Declare Winner'), 'Award Pot').click();
-    await expectVisible(page.getByText("You're Chipless!"));
-    await check(host, 'table-host-chipless');
-    await button(page, 'Rebuys').click();
-    await check(host, 'rebuy');
-    await page.keyboard.press('Escape');
-    await button(page, 'End Game').click();
-    await check(host, 'end-game');
-    await button(dialog(page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
-    await expectVisible(page.locator('.settlements li'));
-    await check(host, 'game-over');
-    await page.goto('/about');
-    await check(host, 'about');
-    await page.goto('/faq');
-    await check(host, 'faq');
-
+    await tourEveryScreen(phones as [Phone, Phone, Phone], check);
     expect(problems).toEqual([]);
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * Every screen and dialog of the app, visited in one short night by three phones: the host, a guest
+ * and a late joiner (left pending), with $9,999.99 buy-ins so every amount is long. `visit` is called
+ * on each, with the phone that shows it and the screen's name; it may resize the phone or change its
+ * text size, and must leave the page as it found it (the tour goes on from there).
+ * Shared by reflow.test.ts (layout at six sizes) and a11y.test.ts (axe-core's WCAG rules).
+ */
+import type { Phone } from './browser';
+import { expectVisible } from './browser';
+import { button, dialog, enterRoom, yourTurn } from './screen';
+
+export type Visit = (phone: Phone, screen: string) => Promise<void>;
+
+export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phone, Phone], visit: Visit) {
+  const { page } = host;
+  await page.goto('/');
+  await visit(host, 'landing');
+  await button(page, 'How to play, FAQ and contact').click();
+  await visit(host, 'menu');
+  await page.keyboard.press('Escape');
+  await button(page, 'Start a Game').click();
+  await visit(host, 'create');
+  await page.keyboard.press('Escape');
+  await button(page, 'Join with Code').click();
+  await visit(host, 'join');
+  await page.keyboard.press('Escape');
+
+  // The largest buy-in, so every amount on the table and at the end is long ($19,999.98).
+  await enterRoom(page, 'Start a Game', { name: host.name, chips: '9999.99' });
+  const code = ((await page.locator('.room-code').textContent()) ?? '').trim();
+  await enterRoom(guest.page, 'Join with Code', { name: guest.name, code, chips: '9999.99' });
+  await enterRoom(late.page, 'Join with Code', { name: late.name, code });
+  await visit(host, 'lobby-host-pending');
+  await visit(guest, 'lobby-pending');
+  await button(page, `Approve ${guest.name}`).click();
+  await expectVisible(guest.page.getByText('Waiting for host to start the game'));
+  await visit(guest, 'lobby-guest');
+  await visit(host, 'lobby-host');
+  await button(page, 'Settings').click();
+  await visit(host, 'settings');
+  await page.keyboard.press('Escape');
+  await button(page, 'End game session').click();
+  await visit(host, 'end-session');
+  await page.keyboard.press('Escape');
+
+  // Hand 1: the host (dealer, small blind) acts first; the late joiner waits for approval.
+  await button(page, 'Start Game').click();
+  await expectVisible(yourTurn(page));
+  await visit(host, 'table-host-turn');
+  await visit(guest, 'table-guest');
+  await button(guest.page, 'Leave game').click();
+  await visit(guest, 'leave');
+  await guest.page.keyboard.press('Escape');
+  await button(page, `Remove ${guest.name}`).click();
+  await visit(host, 'remove');
+  await page.keyboard.press('Escape');
+  await button(yourTurn(page), 'Raise').click();
+  await visit(host, 'raise');
+  await button(dialog(page, 'Raise'), /^All-In/).click();
+  await button(dialog(page, 'Raise'), 'Confirm Raise').click();
+  await button(yourTurn(guest.page), 'Call $9,997.99').click();
+  await button(page, 'Declare Winner').click();
+  await visit(host, 'winner');
+  await dialog(page, 'Declare Winner').getByRole('checkbox', { name: guest.name }).check();
+  await button(dialog(page, 'Declare Winner'), 'Award Pot').click();
+  await expectVisible(page.getByText("You're Chipless!"));
+  await visit(host, 'table-host-chipless');
+  await button(page, 'Undo').click();
+  await visit(host, 'undo');
+  await page.keyboard.press('Escape');
+  await button(page, 'Rebuys').click();
+  await visit(host, 'rebuy');
+  await page.keyboard.press('Escape');
+  await button(page, 'End Game').click();
+  await visit(host, 'end-game');
+  await button(dialog(page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
+  await expectVisible(page.locator('.settlements li'));
+  await visit(host, 'game-over');
+  await page.goto('/about');
+  await expectVisible(page.getByRole('heading', { level: 1 }));
+  await visit(host, 'about');
+  await page.goto('/faq');
+  await expectVisible(page.getByRole('heading', { level: 1 }));
+  await visit(host, 'faq');
+}
