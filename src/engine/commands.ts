@@ -7,6 +7,7 @@ import { act, actFor } from './betting';
 import { leave, remove } from './departure';
 import { type Draft, openDraft } from './draft';
 import { advanceStage, declareWinners, newHand, progress, startGame } from './hand';
+import { makeHost } from './host';
 import { approve, join, type Outcome, type UNCHANGED, updateSettings } from './lobby';
 import { appendLog } from './log';
 import { MSG } from './messages';
@@ -51,6 +52,8 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return endGame(d, actorId);
     case 'undo':
       return undo(d, actorId, command.seq);
+    case 'makeHost':
+      return makeHost(d, actorId, command.playerId);
     default:
       return unknownCommand(command);
   }

@@ -63,6 +63,11 @@ export const MSG = {
   rebuysDisabled: 'Rebuys are disabled in this game',
   invalidPositiveAmount: 'Please enter a valid positive amount',
 
+  // Handing over the host role (the engine's own; the spec has none)
+  onlyHostMakeHost: 'Only the host can hand over the host role',
+  alreadyHost: 'You are already the host',
+  makeHostNotSeated: 'Only a player at the table can become the host',
+
   // Undo (the engine's own; the spec has no undo)
   onlyHostUndo: 'Only the host can undo',
   nothingToUndo: 'There is nothing to undo',

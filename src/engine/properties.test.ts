@@ -26,7 +26,8 @@ type Intent =
   | { kind: 'settings'; sb: number; bb: number }
   | { kind: 'endGame'; byHost: boolean }
   | { kind: 'undo'; byHost: boolean; stale: boolean }
-  | { kind: 'actFor'; byHost: boolean; target: 'turn' | number; fold: boolean };
+  | { kind: 'actFor'; byHost: boolean; target: 'turn' | number; fold: boolean }
+  | { kind: 'makeHost'; byHost: boolean; target: number };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -120,6 +121,14 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       byHost: fc.nat(5).map((n) => n !== 0),
       target: fc.oneof(fc.constant('turn' as const), fc.constant('turn' as const), fc.nat(12)),
       fold: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('makeHost' as const),
+      byHost: fc.nat(5).map((n) => n !== 0),
+      target: fc.nat(12),
     }),
   },
 );
@@ -226,6 +235,11 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
         command: { type: 'actFor', playerId: target, action: it.fold ? 'FOLD' : 'CHECK' },
       };
     }
+    case 'makeHost':
+      return {
+        actor: it.byHost ? host : pickId(room, 2),
+        command: { type: 'makeHost', playerId: pickId(room, it.target) },
+      };
   }
 }
 

@@ -320,6 +320,7 @@ export function checkTransition(before: Room, actor: string, command: Command, r
     endGame: MSG.onlyHostGameState,
     undo: MSG.onlyHostUndo,
     actFor: MSG.onlyHostActFor,
+    makeHost: MSG.onlyHostMakeHost,
   };
   const hostMessage = hostOnly[command.type];
   if (hostMessage !== undefined && actor !== before.hostId)
@@ -449,6 +450,36 @@ export function checkTransition(before: Room, actor: string, command: Command, r
       const q = after.players[p.id] as Player;
       check(q.stack === p.stack + command.amount, 'rebuy stack');
       check(q.totalInvestment === p.totalInvestment + command.amount, 'rebuy investment');
+      return;
+    }
+    case 'makeHost': {
+      // The host role moves to a player at the table, and nothing else changes (host.ts).
+      const target = own(before, command.playerId);
+      const okWant =
+        actor === before.hostId &&
+        before.status !== 'ENDED' &&
+        target !== undefined &&
+        target.id !== actor &&
+        target.isApproved;
+      check(res.ok === okWant, `makeHost: ok ${res.ok}, model ${okWant}`);
+      if (!okWant || after === null || after === undefined) return;
+      check(after.hostId === command.playerId, 'makeHost: hostId');
+      const flags = Object.values(after.players).filter((p) => p.isHost);
+      check(
+        flags.length === 1 && flags[0]?.id === command.playerId,
+        'makeHost: one host flag, the new host’s',
+      );
+      check(
+        after.gameState === before.gameState || JSON.stringify(after.gameState) === JSON.stringify(gs0),
+        'makeHost: the hand changed',
+      );
+      for (const p of Object.values(before.players)) {
+        const q = own(after, p.id);
+        check(
+          q !== undefined && q.stack === p.stack && q.totalInvestment === p.totalInvestment,
+          `makeHost: ${p.id}'s chips`,
+        );
+      }
       return;
     }
     case 'endGame': {

@@ -205,7 +205,9 @@ export type Command =
   | { type: 'rebuy'; playerId: string; amount: number }
   | { type: 'endGame' }
   | { type: 'leave' }
-  | { type: 'undo'; seq: number };
+  | { type: 'undo'; seq: number }
+  /** The host hands the host role to a player at the table (host.ts makeHost). */
+  | { type: 'makeHost'; playerId: string };
 
 /** The command names. */
 export type CommandType = Command['type'];
@@ -255,6 +257,8 @@ export type GameEvent =
   | { type: 'rebuy'; playerId: string; name: string; amount: number }
   | { type: 'gameEnded'; endedBy: string }
   | { type: 'roomDeleted' }
+  /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
+  | { type: 'hostChanged'; playerId: string; name: string; fromId: string; fromName: string }
   | {
       type: 'undone';
       /** The seq of the undone command's first event (not `seq`: the log's own seq goes there). */

@@ -84,6 +84,7 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
       case 'potAwarded':
       case 'handCompleted':
       case 'roomDeleted':
+      case 'hostChanged':
         break;
       default: {
         const unknown: never = event;

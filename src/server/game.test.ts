@@ -237,6 +237,27 @@ describe('a whole game of three phones', () => {
     expect(gameState.pots.reduce((s, p) => s + p.amount, 0)).toBe(10_200);
     await send(hana, { type: 'declareWinners', winnerIds: [ivy.playerId] });
     expect(stacks()).toEqual([200, 4900, 10_200]);
+    // Hana hands the host role to Gus for a moment (her phone at 2%), and he hands it back. Nobody
+    // else can take it, and while Gus holds it Hana cannot end the game.
+    await refused(
+      gus,
+      { type: 'makeHost', playerId: gus.playerId },
+      'Only the host can hand over the host role',
+    );
+    expect((await send(hana, { type: 'makeHost', playerId: gus.playerId })).room.hostId).toBe(gus.playerId);
+    expect(state().room.log.at(-1)).toMatchObject({
+      type: 'hostChanged',
+      playerId: gus.playerId,
+      fromId: hana.playerId,
+    });
+    await refused(hana, { type: 'endGame' }, 'Only the host can update game state');
+    await refused(
+      ivy,
+      { type: 'makeHost', playerId: ivy.playerId },
+      'Only the host can hand over the host role',
+    );
+    expect((await send(gus, { type: 'makeHost', playerId: hana.playerId })).room.hostId).toBe(hana.playerId);
+    expect(stacks()).toEqual([200, 4900, 10_200]);
   });
 
   it('end of the game: final results and settlements', async () => {

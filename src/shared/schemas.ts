@@ -48,6 +48,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('endGame') }),
   z.strictObject({ type: z.literal('leave') }),
   z.strictObject({ type: z.literal('undo'), seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+  z.strictObject({ type: z.literal('makeHost'), playerId }),
 ]);
 
 export const createRoomSchema = z.strictObject({ commandId, name, startingChips: cents });

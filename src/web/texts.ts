@@ -326,6 +326,7 @@ export const log = {
   rebuy: (name: string, amount: string) => `${name} rebuys ${amount}`,
   gameEnded: 'Game ended',
   roomDeleted: 'Room closed',
+  hostChanged: (from: string, to: string) => `${from} made ${to} the host`,
   /** The host's undo, with the undone command's first line ("Undone by the host: Ana raises to $6.00"). */
   undone: (line: string) => `Undone by the host: ${line}`,
 };

@@ -276,7 +276,7 @@ class Fuzz {
   command(): Record<string, unknown> {
     const someone = () => (this.chance(0.8) ? this.pick(this.ids) : this.text());
     const cents = () => (this.chance(0.8) ? this.int(1_000_000) : this.number());
-    switch (this.int(14)) {
+    switch (this.int(15)) {
       case 0:
         return { type: 'join', name: this.text().slice(0, 30), startingChips: cents() };
       case 1:
@@ -310,6 +310,8 @@ class Fuzz {
         return { type: 'undo', seq: this.chance(0.8) ? this.int(300) : this.number() };
       case 12:
         return { type: 'actFor', playerId: someone(), action: this.pick(['CHECK', 'FOLD', 'CALL', 'check']) };
+      case 13:
+        return { type: 'makeHost', playerId: someone() };
       default:
         return { type: this.pick(['endGame', 'leave', 'dealCards', 'setStack', '']) };
     }

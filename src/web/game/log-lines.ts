@@ -58,6 +58,8 @@ export function describeEvent(e: GameEvent): string | null {
       return t.gameEnded;
     case 'roomDeleted':
       return t.roomDeleted;
+    case 'hostChanged':
+      return t.hostChanged(e.fromName, e.name);
     case 'undone': {
       const line = describeEvent(e.first);
       return line === null ? null : t.undone(line);

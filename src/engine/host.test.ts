@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { MSG } from './messages';
+import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
+import type { Command, Room } from './types';
+
+const makeHost = (playerId: string): Command => ({ type: 'makeHost', playerId });
+const hosts = (room: Room) =>
+  Object.values(room.players)
+    .filter((p) => p.isHost)
+    .map((p) => p.id);
+
+describe('makeHost: the host hands the host role to a player at the table', () => {
+  it('mid-hand: the role moves, nothing else in the hand or the chips changes, and it is logged', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']);
+    const { room: out, events } = runWithEvents(room, 'p0', makeHost('p2'), 5_000);
+    expect(out!.hostId).toBe('p2');
+    expect(hosts(out!)).toEqual(['p2']);
+    expect(events).toEqual([
+      { type: 'hostChanged', playerId: 'p2', name: 'P2', fromId: 'p0', fromName: 'P0' },
+    ]);
+    expect(out!.log.at(-1)).toMatchObject({ type: 'hostChanged', playerId: 'p2', fromId: 'p0', at: 5_000 });
+    expect(out!.gameState).toEqual(room.gameState);
+    expect(out!.ledger).toEqual(room.ledger);
+    for (const id of ['p0', 'p1', 'p2'])
+      expect({ ...out!.players[id], isHost: false }).toEqual({ ...room.players[id], isHost: false });
+    expect(out!.status).toBe('PLAYING');
+  });
+
+  it('the new host has the host powers and the old one has not; the old host then leaves without ending the game', () => {
+    const room = run(play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']), 'p0', makeHost('p2'));
+    expect(refuse(room, 'p0', { type: 'rebuy', playerId: 'p0', amount: 500 })).toBe(MSG.onlyHostGameState);
+    expect(refuse(room, 'p0', makeHost('p0'))).toBe(MSG.onlyHostMakeHost);
+    expect(refuse(room, 'p0', { type: 'remove', playerId: 'p1' })).toBe(MSG.onlyHostRemove);
+    const left = run(room, 'p0', { type: 'leave' });
+    expect(left.status).toBe('PLAYING');
+    expect(left.players.p0).toBeUndefined();
+    expect(left.ledger.map((e) => [e.id, e.finalChips, e.totalInvestment])).toEqual([['p0', 9_800, 10_000]]);
+    // p1 (the small blind, to act) is away: the new host folds for him, and the hand is over.
+    const next = run(left, 'p2', { type: 'actFor', playerId: 'p1', action: 'FOLD' });
+    expect(next.gameState.stage).toBe('SHOWDOWN');
+    // And the new host leaving ends the game, as the spec has it for the host.
+    expect(run(next, 'p2', { type: 'leave' }).status).toBe('ENDED');
+  });
+
+  it('in the lobby too: the new host starts the game, and the old one leaving no longer deletes the room', () => {
+    const room = run(lobby([10_000, 10_000, 10_000]), 'p0', makeHost('p1'));
+    const { room: left } = runWithEvents(room, 'p0', { type: 'leave' });
+    expect(left).not.toBeNull();
+    expect(Object.keys(left!.players).sort()).toEqual(['p1', 'p2']);
+    expect(run(left!, 'p1', { type: 'startGame' }).status).toBe('PLAYING');
+  });
+
+  it('refuses anyone but the host, a player not at the table, a stranger waiting, the host themself, and an ended game', () => {
+    const room = started([10_000, 10_000, 10_000]);
+    expect(refuse(room, 'p1', makeHost('p1'))).toBe(MSG.onlyHostMakeHost);
+    expect(refuse(room, 'p1', makeHost('p2'))).toBe(MSG.onlyHostMakeHost);
+    expect(refuse(room, 'nobody', makeHost('p1'))).toBe(MSG.onlyHostMakeHost);
+    expect(refuse(room, 'p0', makeHost('p9'))).toBe(MSG.playerNotFound);
+    expect(refuse(room, 'p0', makeHost('constructor'))).toBe(MSG.playerNotFound);
+    expect(refuse(room, 'p0', makeHost('p0'))).toBe(MSG.alreadyHost);
+    const waiting = run(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 });
+    expect(refuse(waiting, 'p0', makeHost('zed'))).toBe(MSG.makeHostNotSeated);
+    const ended = run(room, 'p0', { type: 'endGame' });
+    expect(refuse(ended, 'p0', makeHost('p1'))).toBe(MSG.gameEnded);
+  });
+
+  it('clears the undo point: the new host cannot take back the old host’s last move', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']);
+    expect(room.undo).not.toBeNull();
+    const handed = run(room, 'p0', makeHost('p1'));
+    expect(handed.undo).toBeNull();
+    const lastSeq = handed.log.at(-1)!.seq;
+    expect(refuse(handed, 'p1', { type: 'undo', seq: lastSeq })).toBe(MSG.nothingToUndo);
+  });
+});
