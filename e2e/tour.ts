@@ -51,6 +51,9 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(guest.page, 'Leave game').click();
   await visit(guest, 'leave');
   await guest.page.keyboard.press('Escape');
+  await button(page, 'Leave game').click();
+  await visit(host, 'hand-over');
+  await page.keyboard.press('Escape');
   await button(page, `Remove ${guest.name}`).click();
   await visit(host, 'remove');
   await page.keyboard.press('Escape');

@@ -1,6 +1,7 @@
 /**
- * The host's Undo on real phones: Chromium, `npm start`, three phones. Only the host's phone offers
- * it; whatever it takes back, every phone shows the table as it was, to the cent.
+ * The host's powers beyond the spec on real phones (Undo, a fold for a player who is away, handing the
+ * host role over): Chromium, `npm start`, three phones. Only the host's phone offers them; whatever
+ * Undo takes back, every phone shows the table as it was, to the cent.
  *
  * Ann hosts, Bob and Cat play; $50.00 each, blinds $1.00 / $2.00. Total 15000 cents.
  *   Hand 1 (Ann D, Bob SB 100, Cat BB 200; pot 300). Ann calls 200 (pot 500). Bob raises to $6.37
@@ -16,6 +17,10 @@
  *   closed). The host's phone offers "Fold for Bob" at once; the host folds his hand (every phone:
  *   Bob folded, Cat to act, "Bob folds (by the host)"), then takes it back when Bob is seen coming
  *   back. Bob opens the app again, is to act, and calls $2.00 himself (Bob 4600, pot 500).
+ *   The host goes home: Ann hands the host role to Cat (her leave button asks her to), then leaves;
+ *   her 200 stays in the pot. Cat, the host now, calls 100 (pot 600), deals the flop and ends the game:
+ *   every chip in the pot goes back (Ann's to her results), Ann 4800, Bob 4800, Cat 5400:
+ *   "Ann owes Cat $2.00", "Bob owes Cat $2.00".
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -267,6 +272,44 @@ describe("the host's undo", () => {
     for (const p of phones) {
       await expectText(pot(p.page), 'Pot $5.00');
       await expectContains(seat(p.page, 'Bob'), ['Stack $46.00', 'Bet $2.00']);
+    }
+  });
+
+  it('the host goes home: hands the host role to Cat and leaves; Cat runs the table and ends the night', async () => {
+    const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
+    await button(ann.page, 'Leave game').click();
+    const ask = dialog(ann.page, 'Leave this game?');
+    await expectContains(ask, ["You're the host. Make someone else the host first"]);
+    await ask.getByRole('radio', { name: 'Cat' }).check();
+    await shot(ann.page, 'undo-05-hand-over', true);
+    await button(ask, 'Make Cat the host').click();
+    // The role moved: Cat's phone has the host's controls, and Ann is asked what every player is asked.
+    await expectContains(ask, ['Your chips at this moment stay in the final results.']);
+    for (const p of phones) await expectContains(seat(p.page, 'Cat'), ['Host']);
+    await expectVisible(hostControls(cat.page));
+    expect(await hostControls(ann.page).count()).toBe(0);
+    await button(ask, 'Leave Game').click();
+    await expectVisible(button(ann.page, 'Start a Game'));
+
+    // Ann's big blind stays in the pot; Cat (small blind, to act) calls $1.00 and, as the host, deals.
+    for (const p of [bob, cat]) expect(await seat(p.page, 'Ann').count()).toBe(0);
+    await act(cat, 'Call $1.00');
+    await button(hostControls(cat.page), 'Flop').click();
+    for (const p of [bob, cat]) {
+      await expectText(stage(p.page), 'Flop');
+      await expectText(pot(p.page), 'Pot $6.00');
+    }
+    // Ended mid-hand, every chip in the pot goes back to whoever put it in (Ann's $2.00 to her results):
+    // Ann 4800 (-200, left), Bob 4800 (-200), Cat 5400 (+400).
+    await button(hostControls(cat.page), 'End Game').click();
+    await button(dialog(cat.page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
+    for (const p of [bob, cat]) {
+      const lines = p.page.locator('.settlements li');
+      await expectVisible(lines.first());
+      expect((await lines.allInnerTexts()).map((l) => l.replace(/\s+/g, ' ').trim()).sort()).toEqual([
+        'Ann owes Cat $2.00',
+        'Bob owes Cat $2.00',
+      ]);
     }
   });
 });

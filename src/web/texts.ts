@@ -208,6 +208,20 @@ export const undo = {
 };
 
 /**
+ * The host handing over the host role before leaving (ours; the spec has the host's leaving end the
+ * game). Its dialog opens from the table's leave button, titled as the leave question.
+ */
+export const handOver = {
+  text: "You're the host. Make someone else the host first, and the game goes on without you.",
+  endInstead: 'To end the game for everyone, use End Game.',
+  nobody: 'Nobody else is at the table. Use End Game to end it.',
+  legend: 'New host',
+  choose: 'Make host',
+  confirm: (name: string) => `Make ${name} the host`,
+  loading: 'Handing over...',
+};
+
+/**
  * The host checking or folding for the player to act who is away (ours; the spec has none). `owes` is
  * what that player would have to call.
  */

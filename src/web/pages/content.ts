@@ -64,6 +64,10 @@ export const faq = {
       a: 'Yes. The host can add chips to any player with "Rebuys". Rebuys count toward what that player put in, so the final settlement stays fair.',
     },
     {
+      q: 'What if the host has to leave early?',
+      a: 'The host taps the leave button at the top of the table and makes someone else the host first. The game goes on, and the chips the host leaves with count in the final settlement. Ending the game for everyone is "End Game".',
+    },
+    {
       q: 'Is it safe to refresh the page or lock the phone?',
       a: 'Yes. Your seat is kept on the server. If the connection drops, the app shows "Reconnecting…" and picks up exactly where you were.',
     },

@@ -22,6 +22,7 @@ import {
 } from '../game/view';
 import { common, endGame, lobby, table as t } from '../texts';
 import { ActForButton } from './ActForButton';
+import { HandOverModal } from './HandOverModal';
 import { ConfirmRemove, PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
@@ -161,16 +162,15 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
               <span key={i} className={i < COMMUNITY_CARDS[gs.stage] ? 'card-slot dealt' : 'card-slot'} />
             ))}
           </div>
-          {!isHost ? (
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t.leaveLabel}
-              onClick={() => setOpen('leave')}
-            >
-              <LeaveIcon />
-            </button>
-          ) : null}
+          {/* The host's too: it asks them to hand the host role over first (HandOverModal). */}
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t.leaveLabel}
+            onClick={() => setOpen('leave')}
+          >
+            <LeaveIcon />
+          </button>
         </div>
         <h1 className="stage" ref={heading} tabIndex={-1}>
           {STAGE_NAMES[gs.stage]}
@@ -411,7 +411,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         />
       ) : null}
       {removing ? <ConfirmRemove player={removing} send={send} onClose={() => setRemoving(null)} /> : null}
-      {open === 'leave' ? (
+      {open === 'leave' && isHost && me !== null ? (
+        <HandOverModal room={room} me={me} send={send} onClose={close} />
+      ) : open === 'leave' ? (
         <ConfirmModal
           title={t.leaveTitle}
           text={t.leaveText}

@@ -1,0 +1,92 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { lobby, snapshot, started, step } from '../test/rooms';
+import { HandOverModal } from './HandOverModal';
+import { Table } from './Table';
+
+afterEach(cleanup);
+
+const ok: Ack<null> = { ok: true, data: null };
+
+function show(room: Room, me: string) {
+  const send = vi.fn(async (_c: Command) => ok);
+  const onLeave = vi.fn(async () => ok);
+  const view = (r: Room) => <Table snapshot={snapshot(r)} me={me} send={send} onLeave={onLeave} />;
+  const { rerender } = render(view(room));
+  return { send, onLeave, update: (r: Room) => rerender(view(r)) };
+}
+
+const dialog = () => screen.getByRole('dialog', { name: 'Leave this game?' });
+const submit = () => within(dialog()).getByRole('button', { name: /^Make / }) as HTMLButtonElement;
+
+describe('the host leaving: hand over the host role first', () => {
+  it('lists the players at the table (not the host, not a stranger waiting), sends makeHost, then asks the leave question', async () => {
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = step(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 });
+    const { send, onLeave, update } = show(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    expect(dialog().textContent).toContain(
+      "You're the host. Make someone else the host first, and the game goes on without you.",
+    );
+    expect(dialog().textContent).toContain('To end the game for everyone, use End Game.');
+    expect(
+      within(dialog())
+        .getAllByRole('radio')
+        .map((r) => r.closest('label')?.textContent),
+    ).toEqual(['Ben', 'Cal']);
+    expect(submit().textContent).toBe('Make host');
+    expect(submit().disabled).toBe(true);
+    fireEvent.click(within(dialog()).getByRole('radio', { name: 'Cal' }));
+    expect(submit().textContent).toBe('Make Cal the host');
+    await act(async () => fireEvent.click(submit()));
+    expect(send.mock.calls).toEqual([[{ type: 'makeHost', playerId: 'cal' }]]);
+    // The role has moved: the same place now asks what every player's leave button asks.
+    update(step(room, 'ana', { type: 'makeHost', playerId: 'cal' }));
+    expect(dialog().textContent).toContain('Your chips at this moment stay in the final results.');
+    expect(within(dialog()).queryByRole('radio')).toBeNull();
+    await act(async () => fireEvent.click(within(dialog()).getByRole('button', { name: 'Leave Game' })));
+    expect(onLeave).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('a player chosen who leaves meanwhile is no longer offered, and nothing is sent for them', async () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const { send, update } = show(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    fireEvent.click(within(dialog()).getByRole('radio', { name: 'Ben' }));
+    update(step(room, 'ben', { type: 'leave' }));
+    expect(
+      within(dialog())
+        .getAllByRole('radio')
+        .map((r) => r.closest('label')?.textContent),
+    ).toEqual(['Cal']);
+    expect(submit().disabled).toBe(true);
+    await act(async () => fireEvent.submit(submit().closest('form')!));
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('with nobody else at the table (only a stranger waiting) it says to use End Game, and offers no one', () => {
+    // Unreachable at a table in play (the game ends when the last other player goes); the dialog
+    // still says something true.
+    render(
+      <HandOverModal
+        room={lobby(['Ana', 'Zed'], { pending: ['Zed'] })}
+        me="ana"
+        send={async () => ok}
+        onClose={() => {}}
+      />,
+    );
+    expect(dialog().textContent).toContain('Nobody else is at the table. Use End Game to end it.');
+    expect(within(dialog()).queryByRole('radio')).toBeNull();
+    expect(within(dialog()).queryByRole('button', { name: /^Make / })).toBeNull();
+  });
+
+  it("a player's leave button still asks the plain leave question", () => {
+    show(started(['Ana', 'Ben', 'Cal']), 'ben');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    expect(dialog().textContent).toContain('Your chips at this moment stay in the final results.');
+    expect(within(dialog()).queryByRole('radio')).toBeNull();
+  });
+});

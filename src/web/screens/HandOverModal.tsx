@@ -1,0 +1,71 @@
+import { type FormEvent, useState } from 'react';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { FormSubmit, useAction } from '../components/forms';
+import { Modal } from '../components/Modal';
+import { approvedPlayers } from '../game/view';
+import { handOver as t, table } from '../texts';
+
+export interface HandOverModalProps {
+  room: Room;
+  me: string;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+}
+
+/**
+ * The host's leave button: under the spec the host leaving ends the game for everyone, so the host
+ * first picks who runs the table after them (`makeHost`). Once the role has moved, the table shows the
+ * leave question every player gets in this dialog's place (Table.tsx): the old host may leave, or stay
+ * as a player. Only players at the table can be picked; a stranger waiting for approval cannot.
+ */
+export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
+  const others = approvedPlayers(room).filter((p) => p.id !== me);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const { pending, error, run } = useAction();
+  // The one chosen may have left or been removed meanwhile.
+  const next = others.find((p) => p.id === chosen);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (pending || next === undefined) return;
+    await run(() => send({ type: 'makeHost', playerId: next.id }));
+  };
+
+  return (
+    <Modal title={table.leaveTitle} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        {others.length === 0 ? (
+          <p className="modal-text">{t.nobody}</p>
+        ) : (
+          <>
+            <p className="modal-text">{t.text}</p>
+            <fieldset className="choices">
+              <legend>{t.legend}</legend>
+              {others.map((p) => (
+                <label key={p.id} className={p.id === chosen ? 'choice checked' : 'choice'}>
+                  <input
+                    type="radio"
+                    name="new-host"
+                    checked={p.id === chosen}
+                    onChange={() => setChosen(p.id)}
+                  />
+                  <span>{p.name}</span>
+                </label>
+              ))}
+            </fieldset>
+            <FormSubmit
+              error={error}
+              pending={pending}
+              disabled={next === undefined}
+              label={next ? t.confirm(next.name) : t.choose}
+              pendingLabel={t.loading}
+              large
+            />
+            <p className="muted">{t.endInstead}</p>
+          </>
+        )}
+      </form>
+    </Modal>
+  );
+}
