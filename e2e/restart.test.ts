@@ -11,6 +11,10 @@
  *    Meanwhile Bob checks and Cat bets $2.00 (pot $8.00); Ann's phone still shows the old pot. Back
  *    online, without a reload, Ann's phone shows the pot, Cat's bet and her own turn; her call (pot
  *    $10.00) reaches every phone.
+ * 3. Bob, to act, loses his network and taps Leave: his phone goes home at once and says the table will
+ *    see him go once it is back online (the spec: a failed leave never blocks the user); Ann and Cat
+ *    still see his seat, offline, his turn. Back online, the leave goes: his seat is gone, the round is
+ *    complete (pot $10.00) and Ann can deal the turn.
  *
  * What setOffline does in this Chromium (156, checked with a bare WebSocket): fetches and new
  * WebSockets fail and `navigator.onLine` turns false with an `offline` event, but a WebSocket already
@@ -191,5 +195,33 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
       turn: bob,
     });
     await expectNoReload();
+  });
+
+  it('a phone offline leaves the game: home at once, and the table sees it go when it is back online', async () => {
+    // Bob, to act, loses his network and leaves (the spec: a failed leave never blocks the user).
+    await expectVisible(yourTurn(bob.page));
+    await bob.context.setOffline(true);
+    await expectVisible(reconnecting(bob.page));
+    for (const p of [ann, cat]) await expectContains(seat(p.page, 'Bob'), ['offline']);
+    await button(bob.page, 'Leave game').click();
+    await button(bob.page.getByRole('dialog', { name: 'Leave this game?' }), 'Leave Game').click();
+    await expectVisible(
+      bob.page.getByText(
+        'You left the game. Your phone is offline, so the table will see you go once it is back online.',
+      ),
+    );
+    await expectVisible(button(bob.page, 'Start a Game'));
+    // Nobody was told yet: Bob's seat is still there, his turn waited on.
+    for (const p of [ann, cat]) await expectContains(seat(p.page, 'Bob'), ['offline', 'Turn']);
+    await shot(bob.page, 'restart-4-left-offline');
+
+    // Back online: the leave goes. Bob folds out, and Cat's bet called by Ann ends the round.
+    await bob.context.setOffline(false);
+    for (const p of [ann, cat]) {
+      await eventually(async () => expect(await seat(p.page, 'Bob').count()).toBe(0));
+      await expectText(pot(p.page), 'Pot $10.00');
+    }
+    await expectVisible(button(hostControls(ann.page), 'Turn'));
+    await expectVisible(button(bob.page, 'Start a Game'));
   });
 });

@@ -193,8 +193,9 @@ describe('useRoom', () => {
   });
 
   it('sends commands for the current room, and leaving forgets it', async () => {
-    const { client, factory } = fakeClient();
+    const { client, factory, emit } = fakeClient();
     const { result } = renderHook(() => useRoom(factory));
+    act(() => emit().connection(true));
     await act(async () => {
       await result.current.joinRoom('ABCDE', 'Ben', 5_000);
     });
@@ -241,6 +242,7 @@ describe('useRoom: leaving, rejoining and a server hiccup on resume', () => {
   it('after leaving a room and joining it again, the room being closed still sends the player home', async () => {
     const { factory, emit } = fakeClient({ ok: true, data: snap });
     const { result } = renderHook(() => useRoom(factory));
+    act(() => emit().connection(true));
     await act(async () => {
       await result.current.joinRoom('ABCDE', 'Ben', 5_000);
     });
@@ -257,6 +259,82 @@ describe('useRoom: leaving, rejoining and a server hiccup on resume', () => {
     act(() => emit().gone({ roomCode: 'ABCDE', reason: 'deleted' }));
     expect(result.current.snapshot).toBeNull();
     expect(result.current.notice).toBe('The host ended the game session.');
+  });
+});
+
+describe('useRoom: leaving without a connection (the spec: a failed leave never blocks the user)', () => {
+  const LEFT_OFFLINE =
+    'You left the game. Your phone is offline, so the table will see you go once it is back online.';
+
+  it('the connection drops on the way: home with a notice, and the leave is sent once the phone is back', async () => {
+    const { client, factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    act(() => emit().connection(true));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    client.command.mockResolvedValueOnce({ ok: false, error: NO_CONNECTION_ERROR });
+    let answer: unknown;
+    await act(async () => {
+      answer = await result.current.leave();
+    });
+    expect(answer).toEqual({ ok: true, data: null });
+    expect(result.current.snapshot).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+    expect(result.current.notice).toBe(LEFT_OFFLINE);
+    expect(client.command).toHaveBeenCalledTimes(1);
+    // Back online, still no answer the first time: asked again on the next connection, then never again.
+    client.command.mockResolvedValueOnce({ ok: false, error: NO_CONNECTION_ERROR });
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 't' });
+    });
+    expect(client.command).toHaveBeenCalledTimes(2);
+    expect(client.command).toHaveBeenLastCalledWith('ABCDE', { type: 'leave' });
+    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+    expect(client.command).toHaveBeenCalledTimes(3);
+    expect(client.command).toHaveBeenLastCalledWith('ABCDE', { type: 'leave' });
+    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+    expect(client.command).toHaveBeenCalledTimes(3);
+    expect(client.resume).not.toHaveBeenCalled();
+  });
+
+  it('while "Reconnecting…": home at once, nothing sent until the phone is back', async () => {
+    const { client, factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    act(() => emit().connection(true));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    act(() => emit().connection(false));
+    await act(async () => {
+      await result.current.leave();
+    });
+    expect(client.command).not.toHaveBeenCalled();
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBe(LEFT_OFFLINE);
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 't' });
+    });
+    expect(client.command.mock.calls).toEqual([['ABCDE', { type: 'leave' }]]);
+  });
+
+  it('any other answer is the end of it: a refused or failed leave still sends the player home, owing nothing', async () => {
+    const { client, factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    act(() => emit().connection(true));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    client.command.mockResolvedValueOnce({ ok: false, error: SOMETHING_WENT_WRONG });
+    await act(async () => {
+      await result.current.leave();
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.notice).toBeNull();
+    await act(async () => emit().session({ playerId: 'ben', token: 't' }));
+    expect(client.command).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -53,6 +53,14 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const clientRef = useRef<RoomClient | null>(null);
   const codeRef = useRef<string | null>(storage.roomCode());
   const leavingRef = useRef<string | null>(null);
+  /**
+   * A room this phone left while it had no connection: the leave is sent when the phone is back online
+   * (the spec: a failed leave never blocks the user). Leaving is idempotent on the server (a player no
+   * longer in the room, or a game that has ended, changes nothing), so a leave that did land before its
+   * answer was lost is harmless sent again.
+   */
+  const owedLeaveRef = useRef<string | null>(null);
+  const onlineRef = useRef(false);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [snapshot, setSnapshot] = useState<RoomSnapshot | null>(null);
   const [playerId, setPlayerId] = useState<string | null>(() => storage.credentials()?.playerId ?? null);
@@ -123,11 +131,24 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         }
       });
     };
+    /** Sends the leave owed since an offline leave, until an answer other than 'no connection' comes. */
+    const payOwedLeave = () => {
+      const code = owedLeaveRef.current;
+      if (code === null) return;
+      void client.command(code, { type: 'leave' }).then((res) => {
+        if (owedLeaveRef.current === code && (res.ok || res.error !== NO_CONNECTION_ERROR))
+          owedLeaveRef.current = null;
+      });
+    };
     const client = factory({
-      connection: (connected) => setConnection(connected ? 'online' : 'offline'),
+      connection: (connected) => {
+        onlineRef.current = connected;
+        setConnection(connected ? 'online' : 'offline');
+      },
       session: (creds) => {
         playerIdRef.current = creds.playerId;
         setPlayerId(creds.playerId);
+        payOwedLeave();
         const code = codeRef.current;
         if (!code) {
           setResuming(false);
@@ -198,18 +219,27 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       forget();
       return { ok: true, data: null } as const;
     }
+    // No connection ("Reconnecting…" on screen): home at once, the leave sent once the phone is back
+    // online, rather than ten seconds of "Leaving..." and an error (the spec: a failed leave never
+    // blocks the user).
+    const owe = () => {
+      owedLeaveRef.current = code;
+      forget();
+      setNotice(notices.leftOffline);
+      return { ok: true, data: null } as const;
+    };
+    if (!onlineRef.current) return owe();
     leavingRef.current = code;
     const res = await client.command(code, { type: 'leave' });
     // The mark lasts only while the leave is on its way: once forgotten, a late 'gone' for this code
     // is ignored anyway (it is not the current room), and a mark kept would also ignore the 'gone' of
     // the same room joined again later.
     leavingRef.current = null;
-    if (res.ok || res.error !== NO_CONNECTION_ERROR) {
-      // Any answer but "no connection" means we are out (a room that no longer exists included).
-      forget();
-      return { ok: true, data: null } as const;
-    }
-    return res;
+    // The connection dropped on the way: the same, the leave owed.
+    if (!res.ok && res.error === NO_CONNECTION_ERROR) return owe();
+    // Any other answer means we are out (a room that no longer exists included).
+    forget();
+    return { ok: true, data: null } as const;
   }, [forget]);
 
   const goHome = useCallback(() => {
