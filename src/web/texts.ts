@@ -313,7 +313,8 @@ export const notices = {
   not_found: 'Room not found. Please check the room code.',
   resumeFailed: 'Your previous game is no longer available.',
   /** A leave made without a connection (ours): home at once, the leave sent once back online. */
-  leftOffline: 'You left the game. Your phone is offline, so the table will see you go once it is back online.',
+  leftOffline:
+    'You left the game. Your phone is offline, so the table will see you go once it is back online.',
 };
 
 export const log = {
