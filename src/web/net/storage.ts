@@ -1,13 +1,14 @@
 import type { SessionCredentials } from '../../shared/protocol';
 
 /**
- * Local storage of the browser: the session credentials, the room this browser sits in and the
- * analytics session. Every access is guarded because storage can be unavailable (private modes,
+ * Local storage of the browser: the session credentials, the room this browser sits in, a leave still
+ * to be sent and the analytics session. Every access is guarded because storage can be unavailable (private modes,
  * disabled cookies); the app then works for the tab's lifetime only.
  */
 const KEYS = {
   credentials: 'chipless.credentials',
   roomCode: 'chipless.roomCode',
+  owedLeave: 'chipless.owedLeave',
   analytics: 'chipless.analytics',
 } as const;
 
@@ -53,6 +54,9 @@ export const storage = {
   setCredentials: (creds: SessionCredentials): void => write(KEYS.credentials, JSON.stringify(creds)),
   roomCode: (): string | null => read(KEYS.roomCode),
   setRoomCode: (code: string | null): void => write(KEYS.roomCode, code),
+  /** A room left while offline, whose leave is still to be sent (use-room.ts). */
+  owedLeave: (): string | null => read(KEYS.owedLeave),
+  setOwedLeave: (code: string | null): void => write(KEYS.owedLeave, code),
   analytics: <T>(valid: (v: unknown) => v is T): T | null => readJson(KEYS.analytics, valid),
   setAnalytics: (value: unknown): void => write(KEYS.analytics, JSON.stringify(value)),
 };

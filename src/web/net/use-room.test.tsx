@@ -320,6 +320,32 @@ describe('useRoom: leaving without a connection (the spec: a failed leave never 
     expect(client.command.mock.calls).toEqual([['ABCDE', { type: 'leave' }]]);
   });
 
+  it('a reload before the phone is back online still sends the leave, once', async () => {
+    const first = fakeClient();
+    const { result, unmount } = renderHook(() => useRoom(first.factory));
+    act(() => first.emit().connection(true));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    act(() => first.emit().connection(false));
+    await act(async () => {
+      await result.current.leave();
+    });
+    unmount();
+    const second = fakeClient();
+    renderHook(() => useRoom(second.factory));
+    await act(async () => {
+      second.emit().connection(true);
+      second.emit().session({ playerId: 'ben', token: 't' });
+    });
+    expect(second.client.command.mock.calls).toEqual([['ABCDE', { type: 'leave' }]]);
+    expect(localStorage.getItem('chipless.owedLeave')).toBeNull();
+    const third = fakeClient();
+    renderHook(() => useRoom(third.factory));
+    await act(async () => third.emit().session({ playerId: 'ben', token: 't' }));
+    expect(third.client.command).not.toHaveBeenCalled();
+  });
+
   it('any other answer is the end of it: a refused or failed leave still sends the player home, owing nothing', async () => {
     const { client, factory, emit } = fakeClient();
     const { result } = renderHook(() => useRoom(factory));

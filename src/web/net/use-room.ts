@@ -57,9 +57,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
    * A room this phone left while it had no connection: the leave is sent when the phone is back online
    * (the spec: a failed leave never blocks the user). Leaving is idempotent on the server (a player no
    * longer in the room, or a game that has ended, changes nothing), so a leave that did land before its
-   * answer was lost is harmless sent again.
+   * answer was lost is harmless sent again. Kept in storage too, so a reload before the phone is back
+   * online still sends it.
    */
-  const owedLeaveRef = useRef<string | null>(null);
+  const owedLeaveRef = useRef<string | null>(storage.owedLeave());
   const onlineRef = useRef(false);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [snapshot, setSnapshot] = useState<RoomSnapshot | null>(null);
@@ -136,8 +137,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       const code = owedLeaveRef.current;
       if (code === null) return;
       void client.command(code, { type: 'leave' }).then((res) => {
-        if (owedLeaveRef.current === code && (res.ok || res.error !== NO_CONNECTION_ERROR))
+        if (owedLeaveRef.current === code && (res.ok || res.error !== NO_CONNECTION_ERROR)) {
           owedLeaveRef.current = null;
+          storage.setOwedLeave(null);
+        }
       });
     };
     const client = factory({
@@ -224,6 +227,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     // blocks the user).
     const owe = () => {
       owedLeaveRef.current = code;
+      storage.setOwedLeave(code);
       forget();
       setNotice(notices.leftOffline);
       return { ok: true, data: null } as const;
