@@ -7,7 +7,7 @@ import { act, actFor } from './betting';
 import { leave, remove } from './departure';
 import { type Draft, openDraft } from './draft';
 import { advanceStage, declareWinners, newHand, progress, startGame } from './hand';
-import { makeHost } from './host';
+import { claimHost, makeHost } from './host';
 import { approve, join, type Outcome, type UNCHANGED, updateSettings } from './lobby';
 import { appendLog } from './log';
 import { MSG } from './messages';
@@ -54,6 +54,8 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return undo(d, actorId, command.seq);
     case 'makeHost':
       return makeHost(d, actorId, command.playerId);
+    case 'claimHost':
+      return claimHost(d, actorId);
     default:
       return unknownCommand(command);
   }

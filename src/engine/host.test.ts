@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HOST_AWAY_MS } from './host';
 import { MSG } from './messages';
 import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
 import type { Command, Room } from './types';
@@ -71,5 +72,60 @@ describe('makeHost: the host hands the host role to a player at the table', () =
     expect(handed.undo).toBeNull();
     const lastSeq = handed.log.at(-1)!.seq;
     expect(refuse(handed, 'p1', { type: 'undo', seq: lastSeq })).toBe(MSG.nothingToUndo);
+  });
+});
+
+describe('claimHost: a player at the table takes over when the table has waited 3 minutes', () => {
+  // Hand 1 checked to the flop's end: the host (p0) must deal the turn; the last command at 1_000.
+  const stuck = () => {
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    room = run(room, 'p0', { type: 'advanceStage' });
+    return play(room, ['p1', 'CALL'], ['p2', 'CALL'], ['p0', 'CALL']);
+  };
+
+  it('after exactly 3 minutes without a command: the role moves, marked as taken over, nothing else changes', () => {
+    const room = stuck();
+    expect(room.gameState.canAdvanceStage).toBe(true);
+    const at = room.lastActivity + HOST_AWAY_MS;
+    const { room: out, events } = runWithEvents(room, 'p2', { type: 'claimHost' }, at);
+    expect(events).toEqual([
+      { type: 'hostChanged', playerId: 'p2', name: 'P2', fromId: 'p0', fromName: 'P0', claimed: true },
+    ]);
+    expect(out!.hostId).toBe('p2');
+    expect(hosts(out!)).toEqual(['p2']);
+    expect(out!.gameState).toEqual(room.gameState);
+    expect(out!.undo).toBeNull();
+    // The new host deals; the old host is a player, and can no longer.
+    expect(refuse(out!, 'p0', { type: 'advanceStage' })).toBe(MSG.onlyHostAdvance);
+    expect(run(out!, 'p2', { type: 'advanceStage' }, at + 1).gameState.stage).toBe('TURN');
+  });
+
+  it('refuses a millisecond early, the host, a stranger waiting, someone not in the room, the lobby and an ended game', () => {
+    const room = run(stuck(), 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, 2_000);
+    const at = room.lastActivity + HOST_AWAY_MS;
+    expect(refuse(room, 'p1', { type: 'claimHost' }, at - 1)).toBe(MSG.hostNotAway);
+    expect(refuse(room, 'p0', { type: 'claimHost' }, at)).toBe(MSG.alreadyHost);
+    expect(refuse(room, 'zed', { type: 'claimHost' }, at)).toBe(MSG.notInGame);
+    expect(refuse(room, 'nobody', { type: 'claimHost' }, at)).toBe(MSG.notInGame);
+    const waiting = lobby([10_000, 10_000]);
+    expect(refuse(waiting, 'p1', { type: 'claimHost' }, waiting.lastActivity + HOST_AWAY_MS)).toBe(
+      MSG.claimHostNotPlaying,
+    );
+    const ended = run(room, 'p0', { type: 'endGame' }, 3_000);
+    expect(refuse(ended, 'p1', { type: 'claimHost' }, 3_000 + HOST_AWAY_MS)).toBe(MSG.gameEnded);
+  });
+
+  it('any accepted command starts the wait again, a stranger asking to join included', () => {
+    const room = stuck();
+    const later = run(
+      room,
+      'zed',
+      { type: 'join', name: 'Zed', startingChips: 5_000 },
+      room.lastActivity + 60_000,
+    );
+    expect(refuse(later, 'p1', { type: 'claimHost' }, room.lastActivity + HOST_AWAY_MS)).toBe(
+      MSG.hostNotAway,
+    );
+    expect(run(later, 'p1', { type: 'claimHost' }, later.lastActivity + HOST_AWAY_MS).hostId).toBe('p1');
   });
 });

@@ -9,10 +9,21 @@
  *   (approved: a stranger waiting for approval cannot be made host), never to themself.
  * - It changes nothing in the hand or the chips. It clears the undo point (undo.ts): an undo is the
  *   host taking back their own table's last move, and the new host starts with none.
+ *
+ * claimHost: a player at the table takes the host role when the host is gone. A host whose phone went
+ * flat leaves a table nobody can deal, award or end: the frozen table. The engine does not know who is
+ * connected; what it knows is time: any player at the table may take over once the table has gone
+ * `HOST_AWAY_MS` without a single accepted command (the room's `lastActivity`, stamped by the server's
+ * clock), during play only. The phones offer it only when the host's phone is away too (Table.tsx), so
+ * a pause for pizza with the host at the table offers nothing; if a host present were taken over, the
+ * log says so and the new host can hand the role back.
  */
 import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
 import { MSG } from './messages';
+
+/** How long the table must go without a command before a player may take over as host (3 minutes). */
+export const HOST_AWAY_MS = 180_000;
 
 export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
   if (actorId !== d.room.hostId) return MSG.onlyHostMakeHost;
@@ -21,10 +32,34 @@ export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
   if (next === undefined) return MSG.playerNotFound;
   if (playerId === actorId) return MSG.alreadyHost;
   if (!next.isApproved) return MSG.makeHostNotSeated;
-  const was = edit(d, actorId);
-  was.isHost = false;
-  edit(d, playerId).isHost = true;
-  d.room.hostId = playerId;
-  emit(d, { type: 'hostChanged', playerId, name: next.name, fromId: actorId, fromName: was.name });
+  handOver(d, actorId, playerId, false);
   return null;
+}
+
+export function claimHost(d: Draft, actorId: string): Outcome {
+  if (d.room.status === 'ENDED') return MSG.gameEnded;
+  if (d.room.status !== 'PLAYING') return MSG.claimHostNotPlaying;
+  const me = playerById(d.players, actorId);
+  if (me === undefined || !me.isApproved) return MSG.notInGame;
+  if (actorId === d.room.hostId) return MSG.alreadyHost;
+  if (d.now - d.base.lastActivity < HOST_AWAY_MS) return MSG.hostNotAway;
+  handOver(d, d.room.hostId, actorId, true);
+  return null;
+}
+
+/** Moves the host role from `fromId` to `toId` (both in the room) and logs it. */
+function handOver(d: Draft, fromId: string, toId: string, claimed: boolean): void {
+  const was = edit(d, fromId);
+  was.isHost = false;
+  const next = edit(d, toId);
+  next.isHost = true;
+  d.room.hostId = toId;
+  emit(d, {
+    type: 'hostChanged',
+    playerId: toId,
+    name: next.name,
+    fromId,
+    fromName: was.name,
+    ...(claimed ? { claimed: true as const } : {}),
+  });
 }

@@ -67,6 +67,8 @@ export const MSG = {
   onlyHostMakeHost: 'Only the host can hand over the host role',
   alreadyHost: 'You are already the host',
   makeHostNotSeated: 'Only a player at the table can become the host',
+  claimHostNotPlaying: 'Taking over as host is only possible during a game',
+  hostNotAway: 'The host can be replaced only after the table has waited 3 minutes for them',
 
   // Undo (the engine's own; the spec has no undo)
   onlyHostUndo: 'Only the host can undo',

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { raiseLimits } from './betting';
 import { applyCommand } from './commands';
+import { HOST_AWAY_MS } from './host';
 import { checkPots, checkSettlement, checkTransition } from './reference-model';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
@@ -27,7 +28,9 @@ type Intent =
   | { kind: 'endGame'; byHost: boolean }
   | { kind: 'undo'; byHost: boolean; stale: boolean }
   | { kind: 'actFor'; byHost: boolean; target: 'turn' | number; fold: boolean }
-  | { kind: 'makeHost'; byHost: boolean; target: number };
+  | { kind: 'makeHost'; byHost: boolean; target: number }
+  /** `wait`: how long after the last command it is sent (0, or about HOST_AWAY_MS). */
+  | { kind: 'claimHost'; who: number; wait: number };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -129,6 +132,14 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       kind: fc.constant('makeHost' as const),
       byHost: fc.nat(5).map((n) => n !== 0),
       target: fc.nat(12),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('claimHost' as const),
+      who: fc.nat(12),
+      wait: fc.constantFrom(0, HOST_AWAY_MS - 1, HOST_AWAY_MS, HOST_AWAY_MS),
     }),
   },
 );
@@ -240,6 +251,8 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
         actor: it.byHost ? host : pickId(room, 2),
         command: { type: 'makeHost', playerId: pickId(room, it.target) },
       };
+    case 'claimHost':
+      return { actor: pickId(room, it.who), command: { type: 'claimHost' } };
   }
 }
 
@@ -505,10 +518,12 @@ describe('engine properties', () => {
         let mark: UndoMark | null = null;
         for (const it of intents) {
           const { actor, command } = toCommand(room, it);
+          // A player taking over as host: the table has waited (or not quite) since the last command.
+          if (it.kind === 'claimHost') now = Math.max(now, room.lastActivity + it.wait);
           const before = JSON.stringify(room);
           const res = applyCommand(room, actor, command, now);
           check(JSON.stringify(room) === before, `${command.type} mutated its input`);
-          checkTransition(room, actor, command, res);
+          checkTransition(room, actor, command, res, now);
           if (command.type === 'undo') checkUndo(mark, room, actor, command.seq, res);
           if (command.type === 'actFor') checkActFor(room, actor, command, res);
           if (!res.ok) {

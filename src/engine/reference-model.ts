@@ -3,6 +3,7 @@
  * readings of README.md), written without the engine's modules, to check each command's result in
  * the property tests. Slow and simple on purpose. Not part of the public API.
  */
+import { HOST_AWAY_MS } from './host';
 import { foldWin, MSG, showdown } from './messages';
 import type {
   ActionType,
@@ -305,7 +306,13 @@ export function checkError(error: string): void {
  * hands and awards; the bet each action moves; the turn, stage and reason afterwards; button, roles
  * and blinds of a new hand; the chips each winner gets (odd cents included).
  */
-export function checkTransition(before: Room, actor: string, command: Command, res: CommandResult): void {
+export function checkTransition(
+  before: Room,
+  actor: string,
+  command: Command,
+  res: CommandResult,
+  now?: number,
+): void {
   if (!res.ok) checkError(res.error);
   // Host-only commands sent by anyone else: the spec's section 6 wording, before anything else.
   const hostOnly: Partial<Record<Command['type'], string>> = {
@@ -322,6 +329,22 @@ export function checkTransition(before: Room, actor: string, command: Command, r
     actFor: MSG.onlyHostActFor,
     makeHost: MSG.onlyHostMakeHost,
   };
+  // A player taking over as host: accepted exactly when the game is in play, the player is at the table
+  // and not the host, and the table has gone HOST_AWAY_MS without a command (known when `now` is given).
+  if (command.type === 'claimHost' && now !== undefined) {
+    const me = own(before, actor);
+    const okWant =
+      before.status === 'PLAYING' &&
+      me !== undefined &&
+      me.isApproved &&
+      actor !== before.hostId &&
+      now - before.lastActivity >= HOST_AWAY_MS;
+    check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
+    if (okWant && res.ok && res.room) {
+      check(res.room.hostId === actor, 'claimHost: hostId');
+      check(Object.values(res.room.players).filter((p) => p.isHost).length === 1, 'claimHost: one host flag');
+    }
+  }
   const hostMessage = hostOnly[command.type];
   if (hostMessage !== undefined && actor !== before.hostId)
     check(!res.ok && res.error === hostMessage, `${command.type} by ${actor}: expected '${hostMessage}'`);

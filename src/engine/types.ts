@@ -207,7 +207,9 @@ export type Command =
   | { type: 'leave' }
   | { type: 'undo'; seq: number }
   /** The host hands the host role to a player at the table (host.ts makeHost). */
-  | { type: 'makeHost'; playerId: string };
+  | { type: 'makeHost'; playerId: string }
+  /** A player at the table takes over as host after the table waited 3 minutes (host.ts claimHost). */
+  | { type: 'claimHost' };
 
 /** The command names. */
 export type CommandType = Command['type'];
@@ -258,7 +260,15 @@ export type GameEvent =
   | { type: 'gameEnded'; endedBy: string }
   | { type: 'roomDeleted' }
   /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
-  | { type: 'hostChanged'; playerId: string; name: string; fromId: string; fromName: string }
+  | {
+      type: 'hostChanged';
+      playerId: string;
+      name: string;
+      fromId: string;
+      fromName: string;
+      /** Set when the new host took over from a host who was away (claimHost); absent otherwise. */
+      claimed?: true;
+    }
   | {
       type: 'undone';
       /** The seq of the undone command's first event (not `seq`: the log's own seq goes there). */

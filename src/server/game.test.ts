@@ -256,6 +256,12 @@ describe('a whole game of three phones', () => {
       { type: 'makeHost', playerId: ivy.playerId },
       'Only the host can hand over the host role',
     );
+    // Nor take it over: the table has not waited 3 minutes (the server's clock) on its host.
+    await refused(
+      ivy,
+      { type: 'claimHost' },
+      'The host can be replaced only after the table has waited 3 minutes for them',
+    );
     expect((await send(gus, { type: 'makeHost', playerId: hana.playerId })).room.hostId).toBe(hana.playerId);
     expect(stacks()).toEqual([200, 4900, 10_200]);
   });

@@ -49,6 +49,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('leave') }),
   z.strictObject({ type: z.literal('undo'), seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
   z.strictObject({ type: z.literal('makeHost'), playerId }),
+  z.strictObject({ type: z.literal('claimHost') }),
 ]);
 
 export const createRoomSchema = z.strictObject({ commandId, name, startingChips: cents });

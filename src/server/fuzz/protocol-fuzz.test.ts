@@ -276,7 +276,7 @@ class Fuzz {
   command(): Record<string, unknown> {
     const someone = () => (this.chance(0.8) ? this.pick(this.ids) : this.text());
     const cents = () => (this.chance(0.8) ? this.int(1_000_000) : this.number());
-    switch (this.int(15)) {
+    switch (this.int(16)) {
       case 0:
         return { type: 'join', name: this.text().slice(0, 30), startingChips: cents() };
       case 1:
@@ -312,6 +312,8 @@ class Fuzz {
         return { type: 'actFor', playerId: someone(), action: this.pick(['CHECK', 'FOLD', 'CALL', 'check']) };
       case 13:
         return { type: 'makeHost', playerId: someone() };
+      case 14:
+        return this.chance(0.8) ? { type: 'claimHost' } : { type: 'claimHost', playerId: someone() };
       default:
         return { type: this.pick(['endGame', 'leave', 'dealCards', 'setStack', '']) };
     }
