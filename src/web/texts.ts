@@ -222,6 +222,19 @@ export const handOver = {
 };
 
 /**
+ * A player taking over as host when the host's phone has been away while the table waited 3 minutes
+ * (ours; the spec has none). `host` is the host's name.
+ */
+export const takeOver = {
+  button: 'Take over as host',
+  title: 'Take over as host?',
+  text: (host: string) =>
+    `${host}'s phone has been away while the table waited 3 minutes. You will deal, award the pots and run the table from your phone; ${host} plays on as a player.`,
+  confirm: 'Take Over',
+  loading: 'Taking over...',
+};
+
+/**
  * The host checking or folding for the player to act who is away (ours; the spec has none). `owes` is
  * what that player would have to call.
  */
@@ -344,6 +357,7 @@ export const log = {
   gameEnded: 'Game ended',
   roomDeleted: 'Room closed',
   hostChanged: (from: string, to: string) => `${from} made ${to} the host`,
+  hostClaimed: (to: string, from: string) => `${to} took over as host (${from} was away)`,
   /** The host's undo, with the undone command's first line ("Undone by the host: Ana raises to $6.00"). */
   undone: (line: string) => `Undone by the host: ${line}`,
 };

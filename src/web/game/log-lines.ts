@@ -59,7 +59,7 @@ export function describeEvent(e: GameEvent): string | null {
     case 'roomDeleted':
       return t.roomDeleted;
     case 'hostChanged':
-      return t.hostChanged(e.fromName, e.name);
+      return e.claimed ? t.hostClaimed(e.name, e.fromName) : t.hostChanged(e.fromName, e.name);
     case 'undone': {
       const line = describeEvent(e.first);
       return line === null ? null : t.undone(line);

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
 import { callAmount, formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useTableQuestion } from '../components/table-question';
+import { useWaited } from '../components/use-waited';
 import { actFor as t } from '../texts';
 
 /** How long a connected player's turn lasts before the host is offered to act for them. */
@@ -14,17 +14,6 @@ export interface ActForButtonProps {
   presence: RoomSnapshot['presence'];
   me: string | null;
   send: (command: Command) => Promise<Ack<unknown>>;
-}
-
-/** True once `key` has stayed the same for `ms` (a new key starts again; null never waits). */
-function useWaited(key: string | null, ms: number): boolean {
-  const [waitedFor, setWaitedFor] = useState<string | null>(null);
-  useEffect(() => {
-    if (key === null) return;
-    const timer = setTimeout(() => setWaitedFor(key), ms);
-    return () => clearTimeout(timer);
-  }, [key, ms]);
-  return key !== null && waitedFor === key;
 }
 
 interface Asked {

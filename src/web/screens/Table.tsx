@@ -26,6 +26,7 @@ import { HandOverModal } from './HandOverModal';
 import { ConfirmRemove, PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
+import { TakeOverButton } from './TakeOverButton';
 import { UndoButton } from './UndoButton';
 import { WinnerModal } from './WinnerModal';
 
@@ -315,6 +316,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           </section>
         ) : null}
 
+        {!isHost ? <TakeOverButton room={room} presence={presence} me={me} send={send} /> : null}
         {isHost ? (
           <section className="host-controls" aria-label={t.hostControls}>
             <ActForButton room={room} presence={presence} me={me} send={send} />

@@ -1,0 +1,108 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HOST_AWAY_MS } from '../../engine';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { describeEvent } from '../game/log-lines';
+import { actNow, snapshot, started, step } from '../test/rooms';
+import { Table } from './Table';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const ok: Ack<null> = { ok: true, data: null };
+
+/** Three players: Ana (host) deals; everyone has called or checked, so the host must deal the flop. */
+const waitingOnHost = () => actNow(actNow(actNow(started(['Ana', 'Ben', 'Cal']), 'CALL'), 'CALL'), 'CALL');
+
+function view(room: Room, me: string, offline: string[], send: (c: Command) => Promise<Ack<unknown>>) {
+  const presence = Object.fromEntries(offline.map((id) => [id, false]));
+  return <Table snapshot={snapshot(room, presence)} me={me} send={send} onLeave={async () => ok} />;
+}
+
+function show(room: Room, me: string, offline: string[]) {
+  vi.useFakeTimers();
+  const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
+  const utils = render(view(room, me, offline, send));
+  return { send, rerender: (r: Room, off = offline) => utils.rerender(view(r, me, off, send)) };
+}
+
+const offered = () => screen.queryByRole('button', { name: 'Take over as host' });
+const later = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+
+describe("Table: a player takes over as host when the host's phone is away", () => {
+  it('offers it after the table has waited 3 minutes with the host away; asks first, then sends claimHost', async () => {
+    const room = waitingOnHost();
+    expect(room.gameState.canAdvanceStage).toBe(true);
+    const { send } = show(room, 'ben', ['ana']);
+    later(HOST_AWAY_MS - 1);
+    expect(offered()).toBeNull();
+    later(1);
+    fireEvent.click(offered()!);
+    const ask = screen.getByRole('dialog', { name: 'Take over as host?' });
+    expect(ask.textContent).toContain(
+      "Ana's phone has been away while the table waited 3 minutes. You will deal, award the pots and run the table from your phone; Ana plays on as a player.",
+    );
+    expect(send).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(within(ask).getByRole('button', { name: 'Take Over' })));
+    expect(send.mock.calls).toEqual([[{ type: 'claimHost' }]]);
+  });
+
+  it('not while the host is connected (a pause at the table), and not on the host’s own phone', () => {
+    show(waitingOnHost(), 'ben', []);
+    later(HOST_AWAY_MS * 2);
+    expect(offered()).toBeNull();
+    cleanup();
+    show(waitingOnHost(), 'ana', ['ana']);
+    later(HOST_AWAY_MS * 2);
+    expect(offered()).toBeNull();
+  });
+
+  it('anything happening at the table, or the host coming back, starts the wait again', () => {
+    const room = waitingOnHost();
+    const { rerender } = show(room, 'ben', ['ana']);
+    later(HOST_AWAY_MS - 1_000);
+    // A stranger asks to join: the table is not idle.
+    const joined = step(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 });
+    rerender(joined);
+    later(HOST_AWAY_MS - 1_000);
+    expect(offered()).toBeNull();
+    later(1_000);
+    expect(offered()).not.toBeNull();
+    // The host's phone is back: gone at once, and it waits again from the next time it goes.
+    rerender(joined, []);
+    expect(offered()).toBeNull();
+    rerender(joined, ['ana']);
+    later(HOST_AWAY_MS - 1);
+    expect(offered()).toBeNull();
+  });
+
+  it('the question closes when the table moves on before it is answered (the host is back and deals)', () => {
+    const room = waitingOnHost();
+    const { send, rerender } = show(room, 'ben', ['ana']);
+    later(HOST_AWAY_MS);
+    fireEvent.click(offered()!);
+    expect(screen.getByRole('dialog', { name: 'Take over as host?' })).toBeTruthy();
+    rerender(step(room, 'ana', { type: 'advanceStage' }), []);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('the hand log says who took over from whom', () => {
+    expect(
+      describeEvent({
+        type: 'hostChanged',
+        playerId: 'ben',
+        name: 'Ben',
+        fromId: 'ana',
+        fromName: 'Ana',
+        claimed: true,
+      }),
+    ).toBe('Ben took over as host (Ana was away)');
+    expect(
+      describeEvent({ type: 'hostChanged', playerId: 'ben', name: 'Ben', fromId: 'ana', fromName: 'Ana' }),
+    ).toBe('Ana made Ben the host');
+  });
+});
