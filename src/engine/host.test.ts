@@ -115,6 +115,15 @@ describe('claimHost: a player at the table takes over when the table has waited 
     expect(refuse(ended, 'p1', { type: 'claimHost' }, 3_000 + HOST_AWAY_MS)).toBe(MSG.gameEnded);
   });
 
+  it('a stored room whose host is missing from its players (never made by the engine) still gets its new host', () => {
+    const room = stuck();
+    const { p0: _gone, ...players } = room.players;
+    const broken = { ...room, players };
+    const out = run(broken, 'p1', { type: 'claimHost' }, room.lastActivity + HOST_AWAY_MS);
+    expect(out.hostId).toBe('p1');
+    expect(hosts(out)).toEqual(['p1']);
+  });
+
   it('any accepted command starts the wait again, a stranger asking to join included', () => {
     const room = stuck();
     const later = run(

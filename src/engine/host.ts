@@ -47,10 +47,14 @@ export function claimHost(d: Draft, actorId: string): Outcome {
   return null;
 }
 
-/** Moves the host role from `fromId` to `toId` (both in the room) and logs it. */
+/**
+ * Moves the host role from `fromId` to `toId` (in the room) and logs it. The host is always in the room
+ * while it is open (the host leaving ends the game, and cannot be removed); a stored room that broke
+ * that would still get its new host rather than an exception.
+ */
 function handOver(d: Draft, fromId: string, toId: string, claimed: boolean): void {
-  const was = edit(d, fromId);
-  was.isHost = false;
+  const was = playerById(d.players, fromId) ? edit(d, fromId) : undefined;
+  if (was) was.isHost = false;
   const next = edit(d, toId);
   next.isHost = true;
   d.room.hostId = toId;
@@ -59,7 +63,7 @@ function handOver(d: Draft, fromId: string, toId: string, claimed: boolean): voi
     playerId: toId,
     name: next.name,
     fromId,
-    fromName: was.name,
+    fromName: was?.name ?? '',
     ...(claimed ? { claimed: true as const } : {}),
   });
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 
 /**
- * True once `key` has stayed the same for `ms` (a new key starts again; null never waits, and forgets). The table's
- * "has it waited long enough" questions: a player's turn (the host's "Fold for Bob"), the host away
+ * True once `key` has stayed the same for `ms` (a new key starts again; null never waits, and
+ * forgets). The table's "has it waited long enough" questions: a player's turn (the host's "Fold for Bob"), the host away
  * (a player's "Take over as host"). Counted on this phone's clock from when it saw the key, never
  * against the server's timestamps: a phone's clock can be minutes off.
  */
