@@ -266,13 +266,19 @@ describe('useRoom: leaving without a connection (the spec: a failed leave never 
   const LEFT_OFFLINE =
     'You left the game. Your phone is offline, so the table will see you go once it is back online.';
 
-  it('the connection drops on the way: home with a notice, and the leave is sent once the phone is back', async () => {
-    const { client, factory, emit } = fakeClient();
-    const { result } = renderHook(() => useRoom(factory));
-    act(() => emit().connection(true));
+  /** A phone online, seated in room ABCDE as Ben. */
+  async function seated() {
+    const fake = fakeClient();
+    const hook = renderHook(() => useRoom(fake.factory));
+    act(() => fake.emit().connection(true));
     await act(async () => {
-      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+      await hook.result.current.joinRoom('ABCDE', 'Ben', 5_000);
     });
+    return { ...fake, ...hook };
+  }
+
+  it('the connection drops on the way: home with a notice, and the leave is sent once the phone is back', async () => {
+    const { client, emit, result } = await seated();
     client.command.mockResolvedValueOnce({ ok: false, error: NO_CONNECTION_ERROR });
     let answer: unknown;
     await act(async () => {
@@ -300,12 +306,7 @@ describe('useRoom: leaving without a connection (the spec: a failed leave never 
   });
 
   it('while "Reconnecting…": home at once, nothing sent until the phone is back', async () => {
-    const { client, factory, emit } = fakeClient();
-    const { result } = renderHook(() => useRoom(factory));
-    act(() => emit().connection(true));
-    await act(async () => {
-      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
-    });
+    const { client, emit, result } = await seated();
     act(() => emit().connection(false));
     await act(async () => {
       await result.current.leave();
@@ -321,12 +322,8 @@ describe('useRoom: leaving without a connection (the spec: a failed leave never 
   });
 
   it('a reload before the phone is back online still sends the leave, once', async () => {
-    const first = fakeClient();
-    const { result, unmount } = renderHook(() => useRoom(first.factory));
-    act(() => first.emit().connection(true));
-    await act(async () => {
-      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
-    });
+    const first = await seated();
+    const { result, unmount } = first;
     act(() => first.emit().connection(false));
     await act(async () => {
       await result.current.leave();
@@ -347,12 +344,7 @@ describe('useRoom: leaving without a connection (the spec: a failed leave never 
   });
 
   it('any other answer is the end of it: a refused or failed leave still sends the player home, owing nothing', async () => {
-    const { client, factory, emit } = fakeClient();
-    const { result } = renderHook(() => useRoom(factory));
-    act(() => emit().connection(true));
-    await act(async () => {
-      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
-    });
+    const { client, emit, result } = await seated();
     client.command.mockResolvedValueOnce({ ok: false, error: SOMETHING_WENT_WRONG });
     await act(async () => {
       await result.current.leave();
