@@ -329,22 +329,6 @@ export function checkTransition(
     actFor: MSG.onlyHostActFor,
     makeHost: MSG.onlyHostMakeHost,
   };
-  // A player taking over as host: accepted exactly when the game is in play, the player is at the table
-  // and not the host, and the table has gone HOST_AWAY_MS without a command (known when `now` is given).
-  if (command.type === 'claimHost' && now !== undefined) {
-    const me = own(before, actor);
-    const okWant =
-      before.status === 'PLAYING' &&
-      me !== undefined &&
-      me.isApproved &&
-      actor !== before.hostId &&
-      now - before.lastActivity >= HOST_AWAY_MS;
-    check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
-    if (okWant && res.ok && res.room) {
-      check(res.room.hostId === actor, 'claimHost: hostId');
-      check(Object.values(res.room.players).filter((p) => p.isHost).length === 1, 'claimHost: one host flag');
-    }
-  }
   const hostMessage = hostOnly[command.type];
   if (hostMessage !== undefined && actor !== before.hostId)
     check(!res.ok && res.error === hostMessage, `${command.type} by ${actor}: expected '${hostMessage}'`);
@@ -485,24 +469,22 @@ export function checkTransition(
         target.id !== actor &&
         target.isApproved;
       check(res.ok === okWant, `makeHost: ok ${res.ok}, model ${okWant}`);
-      if (!okWant || after === null || after === undefined) return;
-      check(after.hostId === command.playerId, 'makeHost: hostId');
-      const flags = Object.values(after.players).filter((p) => p.isHost);
-      check(
-        flags.length === 1 && flags[0]?.id === command.playerId,
-        'makeHost: one host flag, the new host’s',
-      );
-      check(
-        after.gameState === before.gameState || JSON.stringify(after.gameState) === JSON.stringify(gs0),
-        'makeHost: the hand changed',
-      );
-      for (const p of Object.values(before.players)) {
-        const q = own(after, p.id);
-        check(
-          q !== undefined && q.stack === p.stack && q.totalInvestment === p.totalInvestment,
-          `makeHost: ${p.id}'s chips`,
-        );
-      }
+      if (okWant && after) checkHandOver(before, after, command.playerId);
+      return;
+    }
+    case 'claimHost': {
+      // A player at the table takes the role once the table has gone HOST_AWAY_MS without a command
+      // (known when `now` is given).
+      if (now === undefined) return;
+      const me = own(before, actor);
+      const okWant =
+        before.status === 'PLAYING' &&
+        me !== undefined &&
+        me.isApproved &&
+        actor !== before.hostId &&
+        now - before.lastActivity >= HOST_AWAY_MS;
+      check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
+      if (okWant && after) checkHandOver(before, after, actor);
       return;
     }
     case 'endGame': {
@@ -513,6 +495,21 @@ export function checkTransition(
     }
     default:
       return;
+  }
+}
+
+/** The host role went to `to`, one host flag, and nothing in the hand or the chips changed. */
+function checkHandOver(before: Room, after: Room, to: string): void {
+  check(after.hostId === to, 'hand-over: hostId');
+  const flags = Object.values(after.players).filter((p) => p.isHost);
+  check(flags.length === 1 && flags[0]?.id === to, 'hand-over: one host flag, the new host’s');
+  check(JSON.stringify(after.gameState) === JSON.stringify(before.gameState), 'hand-over: the hand changed');
+  for (const p of Object.values(before.players)) {
+    const q = own(after, p.id);
+    check(
+      q !== undefined && q.stack === p.stack && q.totalInvestment === p.totalInvestment,
+      `hand-over: ${p.id}'s chips`,
+    );
   }
 }
 
