@@ -16,8 +16,9 @@
  *   Cat calls $29.07. Main pot 3 × 2395 = 7185 (all three), side pot 1 2 × 2907 = 5814 (Ann, Cat).
  *   The host awards pot by pot: main → Bob, side → Cat. Ann 0, Bob 7185, Cat 3001 + 5814 = 8815.
  *   Ann (host) is chipless; rebuy $20.00 → Ann 2000 (invested 7000).
- * Hand 3 (Cat D, Ann SB, Bob BB): Cat folds, Ann goes All-In $20.00, Bob calls $19.50; pot 4000 to
- *   Bob. Ann 0, Bob 9185, Cat 8815.
+ * Between hands the host raises the blinds to $0.50/$1.00 from the table (every phone: "Next hand").
+ * Hand 3 (Cat D, Ann SB 50, Bob BB 100): Cat folds, Ann goes All-In $20.00, Bob calls $19.00; pot
+ *   4000 to Bob. Ann 0, Bob 9185, Cat 8815.
  * End: nets Ann 0 − 7000 = −7000, Bob 9185 − 3000 = +6185, Cat 8815 − 8000 = +815. Settlements:
  *   "Ann owes Bob $61.85", "Ann owes Cat $8.15".
  */
@@ -519,19 +520,41 @@ describe('a poker night on four phones', () => {
     await expectHidden(ann.page.locator('.banner.chipless'));
   });
 
-  it('hand 3: a fold, an all-in called, then the end of the game on every phone', async () => {
+  it('hand 3: the blinds go up, a fold, an all-in called, then the end of the game on every phone', async () => {
     const seated = [ann, bob, cat];
+    // Between hands the host raises the blinds from the table's footer (not in the spec: the lobby's
+    // settings, reached from the table). Every phone shows what the next hand will post.
+    const foot = (p: Phone) => p.page.locator('.table-foot');
+    expect(await bob.page.getByRole('button', { name: 'Change Blinds' }).count()).toBe(0);
+    await button(foot(ann), 'Change Blinds').click();
+    const settings = dialog(ann.page, 'Game Settings');
+    await expectContains(settings, ['New blinds apply from the next hand.']);
+    await expectValue(settings.getByLabel('Small Blind'), '0.25');
+    await settings.getByLabel('Small Blind').fill('0.50');
+    await settings.getByLabel('Big Blind').fill('1');
+    await shot(ann.page, '25-change-blinds', true);
+    await button(settings, 'Save Settings').click();
+    await expectHidden(settings);
+    for (const p of seated) {
+      await expectContains(foot(p), ['Hand #2', 'Blinds $0.25 / $0.50', 'Next hand $0.50 / $1.00']);
+    }
+    await shot(bob.page, '25-next-blinds');
+
     await button(hostControls(ann.page), 'New Hand').click();
-    for (const p of seated) await expectContains(p.page.locator('.table-foot'), ['Hand #3']);
+    for (const p of seated) await expectText(foot(p).locator('span').first(), 'Hand #3');
     await expectSeats(seated, {
       Cat: ['Dealer', 'Stack $88.15'],
-      Ann: ['Small blind', 'Stack $19.75', 'Bet $0.25'],
-      Bob: ['Big blind', 'Stack $71.35', 'Bet $0.50'],
+      Ann: ['Small blind', 'Stack $19.50', 'Bet $0.50'],
+      Bob: ['Big blind', 'Stack $70.85', 'Bet $1.00'],
     });
+    for (const p of seated) {
+      await expectContains(foot(p), ['Blinds $0.50 / $1.00']);
+      await expectHidden(foot(p).locator('.next-blinds'));
+    }
     await act(cat, 'Fold', seated);
     await expectContains(seat(ann.page, 'Cat'), ['Folded']);
-    await raise(ann, { preset: 'All-In' }, '20.00', seated, ['Your current bet $0.25', 'Your stack $19.75']);
-    await act(bob, 'Call $19.50', seated);
+    await raise(ann, { preset: 'All-In' }, '20.00', seated, ['Your current bet $0.50', 'Your stack $19.50']);
+    await act(bob, 'Call $19.00', seated);
     await expectPot(seated, 'Pot $40.00');
     await button(hostControls(ann.page), 'Declare Winner').click();
     const win = dialog(ann.page, 'Declare Winner');

@@ -153,6 +153,10 @@ export const table = {
   } as Record<string, string>,
   hand: (n: number) => `Hand #${n}`,
   blinds: (sb: string, bb: string) => `Blinds ${sb} / ${bb}`,
+  /** The host's new blinds, set during a hand (or between hands): what New Hand will post (TableFoot.tsx). */
+  nextBlinds: (sb: string, bb: string) => `Next hand ${sb} / ${bb}`,
+  changeBlinds: 'Change Blinds',
+  blindsNextHand: 'New blinds apply from the next hand.',
   fold: 'Fold',
   /** Fold tapped when checking costs nothing: asked first (Table.tsx). */
   foldFreeTitle: 'Fold instead of checking?',

@@ -53,7 +53,7 @@ export const faq = {
     },
     {
       q: 'How do blinds work?',
-      a: 'The host sets the small and big blind in the lobby ($1.00 and $2.00 by default). The dealer button and the blinds move to the next player with chips every hand.',
+      a: 'The host sets the small and big blind in the lobby ($1.00 and $2.00 by default). The dealer button and the blinds move to the next player with chips every hand. To raise the blinds as the night goes on, the host taps "Change Blinds" at the bottom of the table: the new blinds apply from the next hand, and every phone shows them.',
     },
     {
       q: 'What happens when someone goes all-in?',

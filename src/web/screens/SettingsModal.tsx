@@ -13,10 +13,12 @@ interface Props {
   settings: Settings;
   send: (command: Command) => Promise<Ack<unknown>>;
   onClose: () => void;
+  /** A line above the fields (at the table: the new blinds apply from the next hand). */
+  note?: string;
 }
 
-/** "Game Settings" (host): small and big blind in dollars. */
-export function SettingsModal({ settings, send, onClose }: Props) {
+/** "Game Settings" (host): small and big blind in dollars, from the lobby or the table (TableFoot.tsx). */
+export function SettingsModal({ settings, send, onClose, note }: Props) {
   // What the host typed; a field not typed in shows the room's blind as it is now, so blinds saved
   // meanwhile from the host's other tab show here and a Save does not quietly put the old ones back.
   const [typedSmall, setSmall] = useState<string | null>(null);
@@ -50,6 +52,7 @@ export function SettingsModal({ settings, send, onClose }: Props) {
   return (
     <Modal title={t.title} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
+        {note ? <p className="muted">{note}</p> : null}
         <Field
           label={t.smallBlind}
           type="number"

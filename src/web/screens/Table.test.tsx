@@ -66,7 +66,9 @@ describe('Table', () => {
     expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00');
     expect(seatText('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
     expect(seatText('Ana').getAttribute('aria-current')).toBe('true');
-    expect(document.querySelector('.table-foot')!.textContent).toBe('Hand #1Blinds $1.00 / $2.00');
+    expect(document.querySelector('.table-foot')!.textContent).toBe(
+      'Hand #1Blinds $1.00 / $2.00Change Blinds',
+    );
   });
 
   it('heads-up the dealer is also the small blind: D/SB', () => {

@@ -26,6 +26,7 @@ import { HandOverModal } from './HandOverModal';
 import { ConfirmRemove, PendingList } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
+import { TableFoot } from './TableFoot';
 import { TakeOverButton } from './TakeOverButton';
 import { UndoButton } from './UndoButton';
 import { WinnerModal } from './WinnerModal';
@@ -248,15 +249,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
       <HandLog room={room} />
 
-      <footer className="table-foot">
-        <span>{t.hand(gs.handNumber)}</span>
-        <span>
-          {t.blinds(
-            formatCents(gs.blinds?.smallBlind ?? room.settings.smallBlind),
-            formatCents(gs.blinds?.bigBlind ?? room.settings.bigBlind),
-          )}
-        </span>
-      </footer>
+      <TableFoot room={room} isHost={isHost} send={send} />
 
       <div className="dock">
         <FormError message={dockError} />

@@ -1,0 +1,90 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { actNow, snapshot, started, step } from '../test/rooms';
+import { Table } from './Table';
+
+afterEach(cleanup);
+
+const ok: Ack<null> = { ok: true, data: null };
+
+function show(room: Room, me: string) {
+  const send = vi.fn(async (_c: Command) => ok);
+  const view = (r: Room) => <Table snapshot={snapshot(r)} me={me} send={send} onLeave={async () => ok} />;
+  const utils = render(view(room));
+  return { send, update: (r: Room) => utils.rerender(view(r)) };
+}
+
+const foot = () => document.querySelector('.table-foot')!;
+const change = () => screen.queryByRole('button', { name: 'Change Blinds' });
+
+/** Ana deals, Ben SB $1.00, Cal BB $2.00; $50.00 each. */
+const threeWay = () => started(['Ana', 'Ben', 'Cal']);
+
+describe('Table: the host changes the blinds during the game', () => {
+  it("the host's footer offers Change Blinds; the dialog says they apply from the next hand and sends updateSettings", async () => {
+    const { send } = show(threeWay(), 'ana');
+    expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00Change Blinds');
+    fireEvent.click(change()!);
+    const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
+    expect(dialog.textContent).toContain('New blinds apply from the next hand.');
+    const small = within(dialog).getByLabelText('Small Blind') as HTMLInputElement;
+    const big = within(dialog).getByLabelText('Big Blind') as HTMLInputElement;
+    expect([small.value, big.value]).toEqual(['1.00', '2.00']);
+    fireEvent.change(small, { target: { value: '2' } });
+    fireEvent.change(big, { target: { value: '4.00' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' })));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenLastCalledWith({ type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a player sees the blinds but cannot change them', () => {
+    show(threeWay(), 'ben');
+    expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00');
+    expect(change()).toBeNull();
+  });
+
+  it("every phone shows the next hand's blinds until New Hand posts them", () => {
+    let room = step(threeWay(), 'ana', { type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
+    const { update } = show(room, 'ben');
+    // The hand on the table keeps its blinds; the new ones are announced for the next.
+    expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00Next hand $2.00 / $4.00');
+    expect(document.querySelector('.next-blinds')!.textContent).toBe('Next hand $2.00 / $4.00');
+    // Everyone folds to Cal; between hands the change still waits for New Hand.
+    room = actNow(room, 'FOLD'); // Ana
+    room = actNow(room, 'FOLD'); // Ben
+    update(room);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00Next hand $2.00 / $4.00');
+    // Hand 2: Ben deals, Cal posts $2.00, Ana $4.00.
+    room = step(room, 'ana', { type: 'newHand' });
+    update(room);
+    expect(foot().textContent).toBe('Hand #2Blinds $2.00 / $4.00');
+    expect(document.querySelector('.next-blinds')).toBeNull();
+    const bets = Object.fromEntries(Object.values(room.players).map((p) => [p.name, p.currentRoundBet]));
+    expect(bets).toEqual({ Ana: 400, Ben: 0, Cal: 200 });
+  });
+
+  it('a change back to the blinds of the hand on the table announces nothing', () => {
+    let room = step(threeWay(), 'ana', { type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
+    room = step(room, 'ana', { type: 'updateSettings', smallBlind: 100, bigBlind: 200 });
+    show(room, 'cal');
+    expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00');
+  });
+
+  it('the dialog goes when the host role moves to another phone, and does not come back with it', () => {
+    const room = threeWay();
+    const { update } = show(room, 'ana');
+    fireEvent.click(change()!);
+    expect(screen.getByRole('dialog', { name: 'Game Settings' })).toBeTruthy();
+    const handedOver = step(room, 'ana', { type: 'makeHost', playerId: 'ben' });
+    update(handedOver);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(change()).toBeNull();
+    update(step(handedOver, 'ben', { type: 'makeHost', playerId: 'ana' }));
+    expect(change()).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
