@@ -17,7 +17,8 @@
  *   raises (Min Raise, $2.00), Ann calls, Bob calls: pot $12.00, every stack $46.00.
  * - Turn: Cat reloads her phone (refreshing is safe here) and is back in her seat; all check. River:
  *   all check. Showdown: the host declares Cat the winner ($12.00 → Cat $58.00).
- * - End Game: "Cat Left em' all Chipless!", "Ann owes Cat $4.00", "Bob owes Cat $4.00".
+ * - End Game: "Cat Left em' all Chipless!", "Ann owes Cat $4.00", "Bob owes Cat $4.00"; Bob's "Copy
+ *   Results" copies them as text with the fallback.
  * Every phone: window.isSecureContext is false, no uncaught exception, no unhandled rejection, no
  * console error; the wake-lock and turn-buzz effects ran on a table without throwing.
  */
@@ -69,6 +70,7 @@ const phones: Phone[] = [];
 let ann: Phone;
 let bob: Phone;
 let cat: Phone;
+let roomCode = '';
 /** Console errors and unhandled rejections per phone (uncaught exceptions are in Phone.errors). */
 const problems: string[] = [];
 /** The WebSocket URLs each phone's page opened (the page's CSP must let ws://LAN_HOST through). */
@@ -153,6 +155,7 @@ describe('plain HTTP on the home network (not a secure context)', () => {
     await enterRoom(ann.page, 'Start a Game', { name: 'Ann', chips: '50' });
     const code = squash((await ann.page.locator('.room-code').textContent()) ?? '');
     expect(code).toMatch(/^[A-Z0-9]{4,8}$/);
+    roomCode = code;
     const joinUrl = `${server!.url}/?join=${code}`;
     await expectText(ann.page.locator('.join-link'), joinUrl.replace('http://', ''));
     expect(await ann.page.locator('.join-link').getAttribute('href')).toBe(joinUrl);
@@ -293,5 +296,28 @@ describe('plain HTTP on the home network (not a secure context)', () => {
         ]);
       });
     }
+
+    // Bob copies the results for the group chat: no Share here either, and the fallback copies the
+    // whole text, lines and all.
+    expect(await button(bob.page, 'Share Results').count()).toBe(0);
+    const copy = bob.page.locator('.share-results').getByRole('button');
+    await expectText(copy, 'Copy Results');
+    await copy.click();
+    await expectText(copy, 'Copied!');
+    expect(await bob.page.evaluate(() => (window as unknown as { e2eCopied: string[] }).e2eCopied)).toEqual([
+      [
+        `Chipless results (room ${roomCode})`,
+        "Cat Left em' all Chipless!",
+        '',
+        'Settlements:',
+        'Ann owes Cat $4.00',
+        'Bob owes Cat $4.00',
+        '',
+        'Rankings:',
+        '1. Cat $58.00 (+$8.00)',
+        '2. Ann $46.00 (-$4.00)',
+        '3. Bob $46.00 (-$4.00)',
+      ].join('\n'),
+    ]);
   });
 });

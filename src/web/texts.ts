@@ -316,9 +316,16 @@ export const gameOver = {
   net: 'Net',
   left: '(left)',
   screenshot: 'Take a screenshot to keep the results.',
+  /** The results as text for the group chat (ours; GameOver.tsx, game/standings.ts). */
+  copyResults: 'Copy Results',
+  shareResults: 'Share Results',
+  copied: 'Copied!',
+  copyRefused: 'This browser would not copy. Take a screenshot instead.',
+  shareTitle: 'Chipless results',
+  shareHeading: (code: string) => `Chipless results (room ${code})`,
   /** Back to Home asks first: once home, this phone cannot show the results again (ours). */
   leaveTitle: 'Leave the results?',
-  leaveText: 'This phone will not show them again. Take a screenshot first if you need them.',
+  leaveText: 'This phone will not show them again. Copy them or take a screenshot first if you need them.',
 };
 
 export const notices = {

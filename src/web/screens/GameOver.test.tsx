@@ -1,7 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { headline } from '../game/standings';
 import { actNow, started, step } from '../test/rooms';
-import { GameOver, headline } from './GameOver';
+import { GameOver } from './GameOver';
 
 afterEach(cleanup);
 
@@ -40,7 +41,9 @@ describe('Game over screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
     const ask = screen.getByRole('dialog', { name: 'Leave the results?' });
     expect(
-      within(ask).getByText('This phone will not show them again. Take a screenshot first if you need them.'),
+      within(ask).getByText(
+        'This phone will not show them again. Copy them or take a screenshot first if you need them.',
+      ),
     ).toBeTruthy();
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
     expect(onHome).not.toHaveBeenCalled();
@@ -169,5 +172,97 @@ describe('Game over screen', () => {
         { id: 'b', name: 'Ben', label: 'Ben', finalChips: 0, ...zero },
       ]),
     ).toBe('Everyone went Chipless!');
+  });
+});
+
+describe('Game over: the results for the group chat (Copy Results, Share Results)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(document, 'execCommand');
+  });
+
+  /**
+   * Ana raises, Ben and Cal fold; both leave (Ben with $49.00, Cal with $48.00) and a new "Cal" sits
+   * down with $20.00; the game ends.
+   */
+  function ended() {
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'RAISE', 600);
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    room = step(room, 'cal', { type: 'leave' });
+    room = step(room, 'cal2', { type: 'join', name: 'Cal', startingChips: 2_000 });
+    room = step(room, 'ana', { type: 'approve', playerId: 'cal2' });
+    room = step(room, 'ben', { type: 'leave' });
+    return step(room, 'ana', { type: 'endGame' });
+  }
+
+  const TEXT = [
+    'Chipless results (room ABCDE)',
+    "Ana Left em' all Chipless!",
+    '',
+    'Settlements:',
+    'Cal (left) owes Ana $2.00',
+    'Ben owes Ana $1.00',
+    '',
+    'Rankings:',
+    '1. Ana $53.00 (+$3.00)',
+    '2. Ben (left) $49.00 (-$1.00)',
+    '3. Cal (left) $48.00 (-$2.00)',
+    '4. Cal $20.00 ($0.00)',
+  ].join('\n');
+
+  it('copies the headline, who owes whom and the rankings as text, and says "Copied!"', async () => {
+    const writeText = vi.fn(async (_text: string) => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText }, share: undefined });
+    render(<GameOver room={ended()} me="cal2" onHome={() => {}} />);
+    expect(screen.queryByRole('button', { name: 'Share Results' })).toBeNull();
+    const copy = screen.getByRole('button', { name: 'Copy Results' });
+    await act(async () => fireEvent.click(copy));
+    expect(writeText).toHaveBeenCalledTimes(1);
+    expect(writeText).toHaveBeenCalledWith(TEXT);
+    expect(copy.textContent).toBe('Copied!');
+  });
+
+  it('shares the same text where the phone has a share sheet; a cancelled sheet is no error', async () => {
+    const share = vi.fn(async (_data: ShareData) => {
+      throw new DOMException('Share canceled', 'AbortError');
+    });
+    vi.stubGlobal('navigator', { ...navigator, share });
+    render(<GameOver room={ended()} me="ana" onHome={() => {}} />);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share Results' })));
+    expect(share).toHaveBeenCalledWith({ title: 'Chipless results', text: TEXT });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("no settlements: the text says 'No settlements needed.'; a refused copy says to take a screenshot", async () => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: undefined, share: undefined });
+    const tried: string[] = [];
+    const execCommand = () => {
+      tried.push((document.activeElement as HTMLTextAreaElement).value);
+      return false;
+    };
+    Object.defineProperty(document, 'execCommand', { configurable: true, value: vi.fn(execCommand) });
+    const room = step(started(['Ana', 'Ben']), 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ana" onHome={() => {}} />);
+    const copy = screen.getByRole('button', { name: 'Copy Results' });
+    await act(async () => fireEvent.click(copy));
+    expect(tried).toEqual([
+      [
+        'Chipless results (room ABCDE)',
+        "It's a Tie! Nobody left Chipless!",
+        '',
+        'Settlements:',
+        'No settlements needed.',
+        '',
+        'Rankings:',
+        '1. Ana $50.00 ($0.00)',
+        '2. Ben $50.00 ($0.00)',
+      ].join('\n'),
+    ]);
+    expect(copy.textContent).toBe('Copy Results');
+    expect(screen.getByRole('status').textContent).toBe(
+      'This browser would not copy. Take a screenshot instead.',
+    );
   });
 });

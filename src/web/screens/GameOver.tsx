@@ -1,71 +1,10 @@
 import { useState } from 'react';
-import { formatCents, settle } from '../../engine';
-import { nameKey } from '../../engine/room';
+import { formatCents } from '../../engine';
 import type { Room } from '../../engine/types';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { approvedPlayers } from '../game/view';
+import { ShareButtons } from '../components/ShareButtons';
+import { headline, resultsText, settlementsOf, signed, standings } from '../game/standings';
 import { common, gameOver as t } from '../texts';
-
-interface Standing {
-  id: string;
-  name: string;
-  finalChips: number;
-  netResult: number;
-  isWinner: boolean;
-  left: boolean;
-  /**
-   * The name the headline and the settlements use: the name, with "(left)" after it for a player who
-   * left when someone else in the results has the same name (a departed Bob and a new phone that
-   * joined later as Bob are two people, each settled apart, and "Bob owes Ana" must say which).
-   */
-  label: string;
-}
-
-/**
- * Final standings: seated players plus those who left during the game (the ledger), best first.
- * isWinner is the engine's: the best positive net result of everyone, seated or gone.
- */
-export function standings(room: Room): Standing[] {
-  const seated = approvedPlayers(room).map((p) => ({
-    id: p.id,
-    name: p.name,
-    finalChips: p.finalChips ?? p.stack,
-    netResult: p.netResult ?? 0,
-    isWinner: p.isWinner ?? false,
-    left: false,
-    label: p.name,
-  }));
-  const gone = room.ledger.map((e) => ({
-    id: e.id,
-    name: e.name,
-    finalChips: e.finalChips,
-    netResult: e.netResult,
-    isWinner: e.isWinner ?? false,
-    left: true,
-    label: e.name,
-  }));
-  const all = [...seated, ...gone];
-  for (const s of gone)
-    if (all.some((o) => o !== s && nameKey(o.name) === nameKey(s.name))) s.label = `${s.name} ${t.left}`;
-  // By final chips (the spec's ranking); equal chips: the better net result first, then seat order.
-  return all.sort((a, b) => b.finalChips - a.finalChips || b.netResult - a.netResult);
-}
-
-/**
- * The spec's headline: everyone at 0; otherwise the winner the engine marked (isWinner: the best
- * positive net result), so the headline always names the highlighted player. Several winners, or
- * nobody up (everyone broke even), is a tie. A rebuy that merely matches the top stack is no win.
- */
-export function headline(ranking: Standing[]): string {
-  if (ranking.length === 0 || ranking.every((s) => s.finalChips === 0)) return t.everyoneChipless;
-  const winners = ranking.filter((s) => s.isWinner);
-  if (winners.length === 1) return t.winner((winners[0] as Standing).label);
-  return t.tie;
-}
-
-function signed(cents: number): string {
-  return cents > 0 ? `+${formatCents(cents)}` : formatCents(cents);
-}
 
 export interface GameOverProps {
   room: Room;
@@ -73,10 +12,13 @@ export interface GameOverProps {
   onHome: () => void;
 }
 
-/** Game over: headline, who owes whom (the engine's settle) and the rankings. */
+/**
+ * Game over: headline, who owes whom (the engine's settle) and the rankings; Copy Results and Share
+ * Results put them in the group chat as text (`resultsText`), beside the spec's screenshot hint.
+ */
 export function GameOver({ room, me, onHome }: GameOverProps) {
   const ranking = standings(room);
-  const settlements = settle(ranking.map(({ id, label, netResult }) => ({ id, name: label, netResult })));
+  const settlements = settlementsOf(ranking);
   const [leaving, setLeaving] = useState(false);
 
   return (
@@ -131,6 +73,13 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
         </ol>
       </section>
 
+      <div className="share-results">
+        <ShareButtons
+          content={{ text: resultsText(room, ranking) }}
+          title={t.shareTitle}
+          labels={{ copy: t.copyResults, copied: t.copied, share: t.shareResults, byHand: t.copyRefused }}
+        />
+      </div>
       <p className="muted center">{t.screenshot}</p>
       <div className="bottom-actions">
         {/* Asks first: it is the biggest button under the thumb, and once home this phone cannot show

@@ -3,11 +3,11 @@ import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { copyText } from '../components/copy';
 import { useFocusRescue } from '../components/focus';
 import { FormError, orFailed, SlowLine, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
+import { ShareButtons } from '../components/ShareButtons';
 import { approvedPlayers, pendingPlayers } from '../game/view';
 import { common, lobby as t } from '../texts';
 import { SettingsModal } from './SettingsModal';
@@ -111,7 +111,11 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
             <a className="join-link" href={joinUrl}>
               {joinUrl.replace(/^https?:\/\//, '')}
             </a>
-            <ShareButtons url={joinUrl} />
+            <ShareButtons
+              content={{ url: joinUrl }}
+              title={t.shareTitle}
+              labels={{ copy: t.copyLink, copied: t.copied, share: t.shareLink, byHand: t.copyByHand }}
+            />
           </div>
         </div>
       </section>
@@ -269,49 +273,6 @@ export function PendingList({
       </ul>
       <FormError message={error} />
       <SlowLine pending={pending} />
-    </>
-  );
-}
-
-/**
- * Copy Link on every origin (copyText falls back to a selection copy where the Clipboard API is missing,
- * as on plain http on a LAN address); Share Link only where the Web Share API exists (secure contexts).
- */
-function ShareButtons({ url }: { url: string }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
-  return (
-    <>
-      <div className="button-row compact">
-        <button
-          type="button"
-          className="button secondary small"
-          onClick={() => {
-            void copyText(url).then((ok) => {
-              setCopied(ok);
-              if (ok) setTimeout(() => setCopied(null), 2000);
-            });
-          }}
-        >
-          <span aria-live="polite">{copied ? t.copied : t.copyLink}</span>
-        </button>
-        {canShare ? (
-          <button
-            type="button"
-            className="button secondary small"
-            onClick={() => {
-              navigator.share({ title: t.shareTitle, url }).catch(() => {});
-            }}
-          >
-            {t.shareLink}
-          </button>
-        ) : null}
-      </div>
-      {copied === false ? (
-        <p className="muted" role="status">
-          {t.copyByHand}
-        </p>
-      ) : null}
     </>
   );
 }

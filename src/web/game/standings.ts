@@ -1,0 +1,98 @@
+import { formatCents, settle } from '../../engine';
+import { nameKey } from '../../engine/room';
+import type { Room, Settlement } from '../../engine/types';
+import { gameOver as t } from '../texts';
+import { approvedPlayers } from './view';
+
+/** The game over's results, computed from the ended room: the rankings, the headline, the settlements. */
+
+export interface Standing {
+  id: string;
+  name: string;
+  finalChips: number;
+  netResult: number;
+  isWinner: boolean;
+  left: boolean;
+  /**
+   * The name the headline and the settlements use: the name, with "(left)" after it for a player who
+   * left when someone else in the results has the same name (a departed Bob and a new phone that
+   * joined later as Bob are two people, each settled apart, and "Bob owes Ana" must say which).
+   */
+  label: string;
+}
+
+/**
+ * Final standings: seated players plus those who left during the game (the ledger), best first.
+ * isWinner is the engine's: the best positive net result of everyone, seated or gone.
+ */
+export function standings(room: Room): Standing[] {
+  const seated = approvedPlayers(room).map((p) => ({
+    id: p.id,
+    name: p.name,
+    finalChips: p.finalChips ?? p.stack,
+    netResult: p.netResult ?? 0,
+    isWinner: p.isWinner ?? false,
+    left: false,
+    label: p.name,
+  }));
+  const gone = room.ledger.map((e) => ({
+    id: e.id,
+    name: e.name,
+    finalChips: e.finalChips,
+    netResult: e.netResult,
+    isWinner: e.isWinner ?? false,
+    left: true,
+    label: e.name,
+  }));
+  const all = [...seated, ...gone];
+  for (const s of gone)
+    if (all.some((o) => o !== s && nameKey(o.name) === nameKey(s.name))) s.label = `${s.name} ${t.left}`;
+  // By final chips (the spec's ranking); equal chips: the better net result first, then seat order.
+  return all.sort((a, b) => b.finalChips - a.finalChips || b.netResult - a.netResult);
+}
+
+/**
+ * The spec's headline: everyone at 0; otherwise the winner the engine marked (isWinner: the best
+ * positive net result), so the headline always names the highlighted player. Several winners, or
+ * nobody up (everyone broke even), is a tie. A rebuy that merely matches the top stack is no win.
+ */
+export function headline(ranking: Standing[]): string {
+  if (ranking.length === 0 || ranking.every((s) => s.finalChips === 0)) return t.everyoneChipless;
+  const winners = ranking.filter((s) => s.isWinner);
+  if (winners.length === 1) return t.winner((winners[0] as Standing).label);
+  return t.tie;
+}
+
+/** A net result with its sign: "+$8.15", "-$70.00", "$0.00". */
+export function signed(cents: number): string {
+  return cents > 0 ? `+${formatCents(cents)}` : formatCents(cents);
+}
+
+/** Who owes whom (the engine's settle), named as the results name them (`label`). */
+export function settlementsOf(ranking: Standing[]): Settlement[] {
+  return settle(ranking.map(({ id, label, netResult }) => ({ id, name: label, netResult })));
+}
+
+/**
+ * The results as plain text, for the group chat (the game over's Copy and Share): the headline, who
+ * owes whom, and the rankings with final chips and net results, as the screen shows them.
+ */
+export function resultsText(room: Room, ranking: Standing[]): string {
+  const settlements = settlementsOf(ranking);
+  return [
+    t.shareHeading(room.roomCode),
+    headline(ranking),
+    '',
+    `${t.settlements}:`,
+    ...(settlements.length === 0
+      ? [t.noSettlements]
+      : settlements.map((s) => `${s.from}${t.owes}${s.to} ${formatCents(s.amount)}`)),
+    '',
+    `${t.rankings}:`,
+    // As the screen's rankings: "(left)" after everyone who left, whether or not a name is shared.
+    ...ranking.map(
+      (s, i) =>
+        `${i + 1}. ${s.name}${s.left ? ` ${t.left}` : ''} ${formatCents(s.finalChips)} (${signed(s.netResult)})`,
+    ),
+  ].join('\n');
+}
