@@ -13,6 +13,7 @@ import { appendLog } from './log';
 import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
+import { arrangeSeats } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
 
@@ -56,6 +57,8 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return makeHost(d, actorId, command.playerId);
     case 'claimHost':
       return claimHost(d, actorId);
+    case 'arrangeSeats':
+      return arrangeSeats(d, actorId, command.playerIds);
     default:
       return unknownCommand(command);
   }

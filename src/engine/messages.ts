@@ -70,6 +70,11 @@ export const MSG = {
   claimHostNotPlaying: 'Taking over as host is only possible during a game',
   hostNotAway: 'The host can be replaced only after the table has waited 3 minutes for them',
 
+  // Arranging the seats (the engine's own; the spec seats players in join order)
+  onlyHostSeats: 'Only the host can change the seating',
+  seatsBetweenHands: 'Seats can be changed only between hands',
+  seatsPlayersChanged: 'The players at the table have changed. Please try again.',
+
   // Undo (the engine's own; the spec has no undo)
   onlyHostUndo: 'Only the host can undo',
   nothingToUndo: 'There is nothing to undo',

@@ -30,7 +30,12 @@ type Intent =
   | { kind: 'actFor'; byHost: boolean; target: 'turn' | number; fold: boolean }
   | { kind: 'makeHost'; byHost: boolean; target: number }
   /** `wait`: how long after the last command it is sent (0, or about HOST_AWAY_MS). */
-  | { kind: 'claimHost'; who: number; wait: number };
+  | { kind: 'claimHost'; who: number; wait: number }
+  /**
+   * The seats in an order given by `keys` (one per seated player); `tamper` 0–2 sends exactly the
+   * table, 3 drops a player, 4 lists one twice, 5 adds an id that is not seated.
+   */
+  | { kind: 'seats'; byHost: boolean; keys: number[]; tamper: number; extra: number };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -140,6 +145,16 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       kind: fc.constant('claimHost' as const),
       who: fc.nat(12),
       wait: fc.constantFrom(0, HOST_AWAY_MS - 1, HOST_AWAY_MS, HOST_AWAY_MS),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('seats' as const),
+      byHost: fc.nat(5).map((n) => n !== 0),
+      keys: fc.array(fc.nat(100), { minLength: 12, maxLength: 12 }),
+      tamper: fc.nat(5),
+      extra: fc.nat(12),
     }),
   },
 );
@@ -253,6 +268,23 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       };
     case 'claimHost':
       return { actor: pickId(room, it.who), command: { type: 'claimHost' } };
+    case 'seats': {
+      const table = Object.values(room.players)
+        .filter((p) => p.isApproved)
+        .sort((a, b) => a.joinedAt - b.joinedAt)
+        .map((p) => p.id);
+      let order = table
+        .map((id, i) => ({ id, key: it.keys[i] ?? 0, i }))
+        .sort((a, b) => a.key - b.key || a.i - b.i)
+        .map((e) => e.id);
+      if (it.tamper === 3) order = order.slice(1);
+      if (it.tamper === 4) order = [...order.slice(1), order[0] as string, order[0] as string];
+      if (it.tamper === 5) order = [...order, pickId(room, it.extra)];
+      return {
+        actor: it.byHost ? host : pickId(room, 2),
+        command: { type: 'arrangeSeats', playerIds: order },
+      };
+    }
   }
 }
 

@@ -328,6 +328,7 @@ export function checkTransition(
     undo: MSG.onlyHostUndo,
     actFor: MSG.onlyHostActFor,
     makeHost: MSG.onlyHostMakeHost,
+    arrangeSeats: MSG.onlyHostSeats,
   };
   const hostMessage = hostOnly[command.type];
   if (hostMessage !== undefined && actor !== before.hostId)
@@ -485,6 +486,69 @@ export function checkTransition(
         now - before.lastActivity >= HOST_AWAY_MS;
       check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
       if (okWant && after) checkHandOver(before, after, actor);
+      return;
+    }
+    case 'arrangeSeats': {
+      // The players at the table, each once, clockwise; in the lobby or between hands (seating.ts).
+      const table = seats(before.players).map((p) => p.id);
+      const ids = command.playerIds;
+      const betweenHands =
+        before.status === 'LOBBY' ||
+        (before.status === 'PLAYING' && gs0.stage === 'SHOWDOWN' && sum(gs0.pots.map((p) => p.amount)) === 0);
+      const okWant =
+        actor === before.hostId &&
+        before.status !== 'ENDED' &&
+        betweenHands &&
+        ids.length === table.length &&
+        new Set(ids).size === ids.length &&
+        ids.every((id) => table.includes(id));
+      check(res.ok === okWant, `arrangeSeats: ok ${res.ok}, model ${okWant}`);
+      if (!okWant || !after) return;
+      const same = ids.every((id, i) => id === table[i]);
+      check(!same || after === before, 'arrangeSeats: the same order changed the room');
+      check(
+        JSON.stringify(seats(after.players).map((p) => p.id)) === JSON.stringify(ids),
+        'arrangeSeats: the seat order',
+      );
+      // The same seats (joinedAt values), nobody else's touched, no chips moved.
+      const seatsOf = (r: Room) =>
+        seats(r.players)
+          .map((p) => p.joinedAt)
+          .join();
+      check(seatsOf(after) === seatsOf(before), 'arrangeSeats: the seats themselves changed');
+      for (const p of Object.values(before.players)) {
+        const q = own(after, p.id);
+        check(
+          q !== undefined && q.stack === p.stack && q.totalInvestment === p.totalInvestment,
+          `arrangeSeats: ${p.id}'s chips`,
+        );
+      }
+      // Strangers waiting for approval: behind every seat, in the order they asked.
+      const waiting = (r: Room) =>
+        Object.values(r.players)
+          .filter((p) => !p.isApproved)
+          .sort((a, b) => a.joinedAt - b.joinedAt);
+      check(
+        waiting(after)
+          .map((p) => p.id)
+          .join() ===
+          waiting(before)
+            .map((p) => p.id)
+            .join(),
+        'arrangeSeats: the waiting list reordered',
+      );
+      const lastSeat = Math.max(...seats(after.players).map((p) => p.joinedAt));
+      check(
+        waiting(after).every((p) => p.joinedAt > lastSeat),
+        'arrangeSeats: a stranger waiting sits between seated players',
+      );
+      // The button stays with the last hand's dealer.
+      const dealer = seats(before.players).find((p) => p.joinedAt === gs0.dealerSeat);
+      if (before.status === 'PLAYING' && dealer !== undefined)
+        check(
+          after.gameState.dealerSeat === own(after, dealer.id)?.joinedAt,
+          'arrangeSeats: the button moved',
+        );
       return;
     }
     case 'endGame': {

@@ -50,7 +50,10 @@ export interface Player {
   /** Everything this player bought in for: starting chips plus rebuys, in cents. */
   totalInvestment: number;
   role: Role;
-  /** Join time; the engine keeps it strictly increasing so it doubles as the seat order. */
+  /**
+   * Join time; the engine keeps it strictly increasing so it doubles as the seat order. The host
+   * arranging the seats (seating.ts) deals the seated players' values out again in the table's order.
+   */
   joinedAt: number;
   /** Chips put in during the current betting round. */
   currentRoundBet: number;
@@ -209,7 +212,9 @@ export type Command =
   /** The host hands the host role to a player at the table (host.ts makeHost). */
   | { type: 'makeHost'; playerId: string }
   /** A player at the table takes over as host after the table waited 3 minutes (host.ts claimHost). */
-  | { type: 'claimHost' };
+  | { type: 'claimHost' }
+  /** The host puts the players at the table in the order they sit, clockwise (seating.ts arrangeSeats). */
+  | { type: 'arrangeSeats'; playerIds: string[] };
 
 /** The command names. */
 export type CommandType = Command['type'];
@@ -259,6 +264,8 @@ export type GameEvent =
   | { type: 'rebuy'; playerId: string; name: string; amount: number }
   | { type: 'gameEnded'; endedBy: string }
   | { type: 'roomDeleted' }
+  /** The players at the table, clockwise from the first seat, as the host arranged them (seating.ts). */
+  | { type: 'seatsArranged'; playerIds: string[]; names: string[] }
   /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
   | {
       type: 'hostChanged';

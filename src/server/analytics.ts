@@ -85,6 +85,7 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
       case 'handCompleted':
       case 'roomDeleted':
       case 'hostChanged':
+      case 'seatsArranged':
         break;
       default: {
         const unknown: never = event;

@@ -7,6 +7,7 @@
  * Hand 2: Gus raises to 1000, both fold; Gus wins the blinds.  Hana 5200, Gus 5100, Ivy 4700.
  * Hand 2 has Ivy's slip to All-in taken back by the host (undo); a rebuy typed wrong and hand 3 dealt
  * once too early are taken back too, and Ivy, stepped out, has her fold made by the host (actFor).
+ * Between hands 1 and 2 the host rearranges the seats (Hana, Ivy, Gus) and puts them back.
  * Rebuy: Ivy +300.                                            Ivy 5000 (invested 5300).
  * Hand 3: Ivy all-in 5000, Hana calls, Gus folds; Ivy wins 10200. Hana 200, Gus 4900, Ivy 10200.
  * End: Hana -4800, Gus -100, Ivy +4900: Hana owes Ivy 4800, Gus owes Ivy 100.
@@ -151,6 +152,26 @@ describe('a whole game of three phones', () => {
     await send(hana, { type: 'declareWinners', winnerIds: [hana.playerId] });
     expect(stacks()).toEqual([5400, 4800, 4800]);
     expect(state().room.gameState.winnerIds).toEqual([hana.playerId]);
+
+    // Between hands the host may put the seats in the table's real order (ours, seating.ts); nobody
+    // else can, and the list must be exactly the table. Arranged and put back, so hand 2 deals as before.
+    const arrange = (...c: TestClient[]): Command => ({
+      type: 'arrangeSeats',
+      playerIds: c.map((x) => x.playerId),
+    });
+    const seatsSeen = (snap: RoomSnapshot) =>
+      Object.values(snap.room.players)
+        .sort((a, b) => a.joinedAt - b.joinedAt)
+        .map((p) => p.name);
+    await refused(gus, arrange(gus, hana, ivy), 'Only the host can change the seating');
+    await refused(hana, arrange(hana, gus), 'The players at the table have changed. Please try again.');
+    await refused(hana, arrange(hana, gus, gus), 'The players at the table have changed. Please try again.');
+    await refused(hana, { type: 'arrangeSeats', playerIds: 'Hana' } as unknown as Command, 'Invalid request');
+    await send(hana, arrange(hana, ivy, gus));
+    for (const c of all()) expect(seatsSeen(c.latest!)).toEqual(['Hana', 'Ivy', 'Gus']);
+    expect(state().room.log.at(-1)).toMatchObject({ type: 'seatsArranged', names: ['Hana', 'Ivy', 'Gus'] });
+    await send(hana, arrange(hana, gus, ivy));
+    for (const c of all()) expect(seatsSeen(c.latest!)).toEqual(['Hana', 'Gus', 'Ivy']);
   });
 
   it('hand 2: a raise, two folds, the raiser takes the blinds', async () => {

@@ -50,6 +50,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('undo'), seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
   z.strictObject({ type: z.literal('makeHost'), playerId }),
   z.strictObject({ type: z.literal('claimHost') }),
+  // At most 20 (a table holds 10): the engine refuses any list that is not exactly the table's players.
+  z.strictObject({ type: z.literal('arrangeSeats'), playerIds: z.array(playerId).max(20) }),
 ]);
 
 export const createRoomSchema = z.strictObject({ commandId, name, startingChips: cents });

@@ -347,6 +347,7 @@ export const log = {
   removed: (name: string) => `${name} was removed`,
   left: (name: string) => `${name} left`,
   settings: (sb: string, bb: string) => `Blinds set to ${sb} / ${bb}`,
+  seatsArranged: (names: string[]) => `Seats, clockwise: ${names.join(', ')}`,
   gameStarted: 'Game started',
   handStarted: (n: number) => `Hand #${n}`,
   smallBlind: (name: string, amount: string) => `${name} posts small blind ${amount}`,

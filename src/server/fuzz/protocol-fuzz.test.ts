@@ -276,7 +276,7 @@ class Fuzz {
   command(): Record<string, unknown> {
     const someone = () => (this.chance(0.8) ? this.pick(this.ids) : this.text());
     const cents = () => (this.chance(0.8) ? this.int(1_000_000) : this.number());
-    switch (this.int(16)) {
+    switch (this.int(17)) {
       case 0:
         return { type: 'join', name: this.text().slice(0, 30), startingChips: cents() };
       case 1:
@@ -314,6 +314,12 @@ class Fuzz {
         return { type: 'makeHost', playerId: someone() };
       case 14:
         return this.chance(0.8) ? { type: 'claimHost' } : { type: 'claimHost', playerId: someone() };
+      case 15: {
+        // The room's players in a random order (mostly exactly the table), or junk.
+        const ids = [...this.ids].sort(() => (this.chance(0.5) ? 1 : -1));
+        if (this.chance(0.2)) ids.push(someone());
+        return { type: 'arrangeSeats', playerIds: this.chance(0.9) ? ids : this.text() };
+      }
       default:
         return { type: this.pick(['endGame', 'leave', 'dealCards', 'setStack', '']) };
     }

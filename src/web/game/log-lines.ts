@@ -58,6 +58,8 @@ export function describeEvent(e: GameEvent): string | null {
       return t.gameEnded;
     case 'roomDeleted':
       return t.roomDeleted;
+    case 'seatsArranged':
+      return t.seatsArranged(e.names);
     case 'hostChanged':
       return e.claimed ? t.hostClaimed(e.name, e.fromName) : t.hostChanged(e.fromName, e.name);
     case 'undone': {

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { MSG } from './messages';
+import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
+import type { Command, Room } from './types';
+
+const arrange = (...playerIds: string[]): Command => ({ type: 'arrangeSeats', playerIds });
+/** The seated players clockwise (the engine's seat order: increasing joinedAt). */
+const order = (room: Room) =>
+  Object.values(room.players)
+    .filter((p) => p.isApproved)
+    .sort((a, b) => a.joinedAt - b.joinedAt)
+    .map((p) => p.id);
+const roles = (room: Room) =>
+  Object.fromEntries(
+    Object.values(room.players)
+      .filter((p) => p.role !== 'PLAYER')
+      .map((p) => [p.id, p.role]),
+  );
+
+describe('arrangeSeats: the host puts the players in the order they sit', () => {
+  it('in the lobby: the new order deals the first hand (dealer first, then the blinds, then the first to act)', () => {
+    // Joined p0, p1, p2, p3; at the real table p0 has p2 on her left, then p3, then p1.
+    const room = lobby([10_000, 10_000, 10_000, 10_000]);
+    const seatsBefore = Object.values(room.players)
+      .map((p) => p.joinedAt)
+      .sort();
+    const { room: out, events } = runWithEvents(room, 'p0', arrange('p0', 'p2', 'p3', 'p1'), 5_000);
+    expect(order(out!)).toEqual(['p0', 'p2', 'p3', 'p1']);
+    expect(events).toEqual([
+      { type: 'seatsArranged', playerIds: ['p0', 'p2', 'p3', 'p1'], names: ['P0', 'P2', 'P3', 'P1'] },
+    ]);
+    expect(out!.log.at(-1)).toMatchObject({ type: 'seatsArranged', at: 5_000 });
+    // The same seats, dealt out again; nothing else about anyone changed.
+    expect(
+      Object.values(out!.players)
+        .map((p) => p.joinedAt)
+        .sort(),
+    ).toEqual(seatsBefore);
+    for (const id of ['p0', 'p1', 'p2', 'p3'])
+      expect({ ...out!.players[id], joinedAt: 0 }).toEqual({ ...room.players[id], joinedAt: 0 });
+
+    const dealt = run(out!, 'p0', { type: 'startGame' });
+    expect(roles(dealt)).toEqual({ p0: 'DEALER', p2: 'SMALL_BLIND', p3: 'BIG_BLIND' });
+    expect(dealt.gameState.currentTurnPlayerId).toBe('p1');
+  });
+
+  it('the first dealer is whoever the host puts first', () => {
+    const out = run(lobby([10_000, 10_000, 10_000]), 'p0', arrange('p2', 'p0', 'p1'));
+    const dealt = run(out, 'p0', { type: 'startGame' });
+    expect(roles(dealt)).toEqual({ p2: 'DEALER', p0: 'SMALL_BLIND', p1: 'BIG_BLIND' });
+    expect(dealt.gameState.currentTurnPlayerId).toBe('p2');
+  });
+
+  it('between hands: the button stays with the last dealer and New Hand moves it to their new left', () => {
+    // Hand 1: p0 deals, p1 SB, p2 BB, p3 first to act; everyone folds to the big blind.
+    let room = started([10_000, 10_000, 10_000, 10_000]);
+    room = play(room, ['p3', 'FOLD'], ['p0', 'FOLD'], ['p1', 'FOLD']);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    // Dan (p3) really sits between p0 and p1.
+    const out = run(room, 'p0', arrange('p0', 'p3', 'p1', 'p2'));
+    expect(order(out)).toEqual(['p0', 'p3', 'p1', 'p2']);
+    expect(out.gameState.dealerSeat).toBe(out.players.p0!.joinedAt);
+    expect(out.undo ?? null).toBeNull();
+    const next = run(out, 'p0', { type: 'newHand' });
+    expect(roles(next)).toEqual({ p3: 'DEALER', p1: 'SMALL_BLIND', p2: 'BIG_BLIND' });
+    expect(next.gameState.currentTurnPlayerId).toBe('p0');
+    // The chips are the hand's: p2 won the blinds (100 + 200) and posts 200 again; p1 posts 100.
+    expect(Object.fromEntries(Object.values(next.players).map((p) => [p.id, p.stack]))).toEqual({
+      p0: 10_000,
+      p1: 9_800,
+      p2: 9_900,
+      p3: 10_000,
+    });
+  });
+
+  it('the same order changes nothing and logs nothing (the room is returned as it was)', () => {
+    const room = lobby([10_000, 10_000, 10_000]);
+    const res = runWithEvents(room, 'p0', arrange('p0', 'p1', 'p2'));
+    expect(res.room).toBe(room);
+    expect(res.events).toEqual([]);
+  });
+
+  it('a stranger waiting for approval moves behind the table: approved, they sit after the arranged players', () => {
+    // p0, p1 seated; p2 asks to join; p3 joins and is approved. The host puts p3 between p0 and p1.
+    let room = lobby([10_000, 10_000]);
+    room = run(room, 'p2', { type: 'join', name: 'P2', startingChips: 5_000 }, 2_000);
+    room = run(room, 'p3', { type: 'join', name: 'P3', startingChips: 5_000 }, 2_001);
+    room = run(room, 'p0', { type: 'approve', playerId: 'p3' });
+    expect(refuse(room, 'p0', arrange('p0', 'p3', 'p1', 'p2'))).toBe(MSG.seatsPlayersChanged);
+    const out = run(room, 'p0', arrange('p0', 'p3', 'p1'));
+    expect(out.players.p2!.joinedAt).toBeGreaterThan(out.players.p1!.joinedAt);
+    expect(order(run(out, 'p0', { type: 'approve', playerId: 'p2' }))).toEqual(['p0', 'p3', 'p1', 'p2']);
+    // A newcomer sits after everyone, the stranger still waiting included.
+    const late = run(out, 'p4', { type: 'join', name: 'P4', startingChips: 5_000 }, 2_002);
+    expect(late.players.p4!.joinedAt).toBeGreaterThan(late.players.p2!.joinedAt);
+    const both = run(run(late, 'p0', { type: 'approve', playerId: 'p4' }), 'p0', {
+      type: 'approve',
+      playerId: 'p2',
+    });
+    expect(order(both)).toEqual(['p0', 'p3', 'p1', 'p2', 'p4']);
+  });
+
+  it('refuses anyone but the host, a hand being played, a pot not yet awarded, an ended game', () => {
+    const room = started([10_000, 10_000, 10_000]);
+    expect(refuse(lobby([10_000, 10_000]), 'p1', arrange('p1', 'p0'))).toBe(MSG.onlyHostSeats);
+    expect(refuse(room, 'p1', arrange('p1', 'p0', 'p2'))).toBe(MSG.onlyHostSeats);
+    expect(refuse(room, 'nobody', arrange('p1', 'p0', 'p2'))).toBe(MSG.onlyHostSeats);
+    // Pre-flop, and every later street: the turn order follows the seats.
+    expect(refuse(room, 'p0', arrange('p1', 'p0', 'p2'))).toBe(MSG.seatsBetweenHands);
+    const flop = play(room, ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL'], 'advance');
+    expect(refuse(flop, 'p0', arrange('p1', 'p0', 'p2'))).toBe(MSG.seatsBetweenHands);
+    // At the showdown with the pot still to award.
+    const showdown = play(flop, ['p1', 'ALL_IN'], ['p2', 'ALL_IN'], ['p0', 'ALL_IN']);
+    expect(showdown.gameState.stage).toBe('SHOWDOWN');
+    expect(refuse(showdown, 'p0', arrange('p1', 'p0', 'p2'))).toBe(MSG.seatsBetweenHands);
+    const ended = run(room, 'p0', { type: 'endGame' });
+    expect(refuse(ended, 'p0', arrange('p1', 'p0', 'p2'))).toBe(MSG.gameEnded);
+  });
+
+  it('refuses a list that is not exactly the players at the table, and changes nothing', () => {
+    const room = lobby([10_000, 10_000, 10_000]);
+    for (const ids of [
+      [],
+      ['p0', 'p1'],
+      ['p0', 'p1', 'p2', 'p2'],
+      ['p0', 'p1', 'p1'],
+      ['p0', 'p1', 'p9'],
+      ['p0', 'p1', 'constructor'],
+      ['p0', 'p1', 'p2', 'p9'],
+    ])
+      expect(refuse(room, 'p0', arrange(...ids))).toBe(MSG.seatsPlayersChanged);
+  });
+});

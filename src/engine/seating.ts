@@ -1,0 +1,68 @@
+/**
+ * arrangeSeats (the engine's own; the spec seats players in the order they joined): the host puts the
+ * players at the table in the order they really sit, clockwise. The app's order decides who deals, who
+ * posts the blinds and who acts next, so it has to be the table's; friends join from their phones in
+ * whatever order their phones were ready.
+ *
+ * - Only the host, in the lobby or between hands (at the showdown with every pot awarded, where New
+ *   Hand is possible): never while a hand is being played, whose turn order follows the seats.
+ * - `playerIds` is every player at the table (approved), each once, clockwise. A list that is not
+ *   exactly them (someone joined, left or was approved since the host's phone drew the dialog) is
+ *   refused and changes nothing; the same order as now changes nothing and logs nothing.
+ * - The seats themselves are the players' `joinedAt` values (seats.ts: clockwise is increasing
+ *   joinedAt): the same values, dealt out again in the new order, so every rule that reads seats
+ *   (the button, the blinds, the turn, the odd cent of a split pot, a newcomer's seat after everyone)
+ *   works unchanged. Players waiting for approval move behind the table, in the order they asked, so
+ *   once approved they sit after the arranged players, as a newcomer does.
+ * - Between hands the button stays with the player who dealt the last hand (`dealerSeat` follows
+ *   them to their new seat), so New Hand moves it to whoever now sits on their left.
+ * - It changes no chips. It clears the undo point (undo.ts): an undo restores fields of the hand
+ *   before, not the seats.
+ */
+import { type Draft, edit, emit, playerById } from './draft';
+import { type Outcome, UNCHANGED } from './lobby';
+import { MSG } from './messages';
+import { potTotal } from './pots';
+import { seatIds } from './room';
+import type { Player } from './types';
+
+export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Outcome | typeof UNCHANGED {
+  if (actorId !== d.room.hostId) return MSG.onlyHostSeats;
+  if (d.room.status === 'ENDED') return MSG.gameEnded;
+  if (d.room.status === 'PLAYING' && (d.gs.stage !== 'SHOWDOWN' || potTotal(d.gs.pots) > 0))
+    return MSG.seatsBetweenHands;
+  const now = seatIds(d);
+  const wanted = new Set(playerIds);
+  if (
+    playerIds.length !== now.length ||
+    wanted.size !== now.length ||
+    !playerIds.every((id) => playerById(d.players, id)?.isApproved === true)
+  )
+    return MSG.seatsPlayersChanged;
+  if (playerIds.every((id, i) => id === now[i])) return UNCHANGED;
+
+  // The seats as they are (increasing), dealt out again in the new order.
+  const seats = now.map((id) => (d.players[id] as Player).joinedAt);
+  const dealer = d.room.status === 'PLAYING' ? now.find((_, i) => seats[i] === d.gs.dealerSeat) : undefined;
+  playerIds.forEach((id, i) => {
+    edit(d, id).joinedAt = seats[i] as number;
+  });
+  // Strangers waiting for approval move behind everyone, in the order they asked: approved later,
+  // they sit after the arranged table (as a newcomer does), not between two players it placed.
+  let top = Math.max(seats[seats.length - 1] as number, d.gs.dealerSeat ?? Number.NEGATIVE_INFINITY);
+  const waiting = Object.values(d.players)
+    .filter((p) => !p.isApproved)
+    .sort((a, b) => a.joinedAt - b.joinedAt);
+  for (const p of waiting) {
+    top = Math.max(top + 1, p.joinedAt);
+    edit(d, p.id).joinedAt = top;
+  }
+  d.seatCache = null;
+  if (dealer !== undefined) d.gs.dealerSeat = (d.players[dealer] as Player).joinedAt;
+  emit(d, {
+    type: 'seatsArranged',
+    playerIds: [...playerIds],
+    names: playerIds.map((id) => (d.players[id] as Player).name),
+  });
+  return null;
+}
