@@ -13,7 +13,9 @@
  *   Ann calls, Bob calls, Dan checks (pot 150); checked down to the showdown. Tab 1 ticks Bob and Dan
  *   in Declare Winner, Dan leaves from his phone: tab 1 shows Ann and Bob, Bob ticked, "Award Pot";
  *   Bob gets 150 (Ann 4950, Bob 5100; Dan left with 4950).
- *   Hand 2 (heads-up, Bob D/SB): Bob opens Raise and types an amount; tab 1 opens the End Game
+ *   Between hands tab 1 arranges the seats (Bob, Ann): every phone lists Bob first and logs it. Tab 1
+ *   opens Arrange Seats again and tab 2 deals: tab 1's dialog goes (the seats change between hands only).
+ *   Hand 2 (heads-up, Bob D/SB, as before: the button goes on from Ann): Bob opens Raise and types an amount; tab 1 opens the End Game
  *   confirmation; tab 2 ends the game. Every phone is on the game-over screen with no dialog: "Bob Left
  *   em' all Chipless!", "Ann owes Bob $0.50" and "Dan owes Bob $0.50"; Bob's Back to Home works.
  */
@@ -23,6 +25,7 @@ import {
   type ChiplessServer,
   endRun,
   ensureWebBuild,
+  eventually,
   expectContains,
   expectHidden,
   expectText,
@@ -31,6 +34,7 @@ import {
   launchChromium,
   openPhone,
   type Phone,
+  shot,
   squash,
   startChipless,
   stopAtFirstFailure,
@@ -173,9 +177,43 @@ describe('races between phones', () => {
     }
   });
 
+  it("between hands: the seats arranged in tab 1 show on every phone; a New Hand from tab 2 closes tab 1's Arrange Seats", async () => {
+    const [ann, bob] = ['Ann', 'Bob'].map(phone) as [Phone, Phone];
+    /** The names on the seats, top to bottom (the seat order). */
+    const order = (page: Page) =>
+      page
+        .getByRole('list', { name: /^Hand #\d+$/ })
+        .locator('.player-name')
+        .evaluateAll((names) => names.map((n) => n.firstChild?.textContent ?? ''));
+    for (const page of [ann.page, tab2, bob.page]) expect(await order(page)).toEqual(['Ann', 'Bob']);
+    await button(ann.page.locator('.table-foot'), 'Arrange Seats').click();
+    const seats = dialog(ann.page, 'Arrange Seats');
+    await expectContains(seats, ['1 Ann Dealer', '2 Bob']);
+    await button(seats, 'Move Bob up').click();
+    await expectContains(seats, ['1 Bob', '2 Ann Dealer']);
+    await shot(ann.page, 'races-arrange-seats', true);
+    await button(seats, 'Save Seats').click();
+    await expectHidden(seats);
+    for (const page of [ann.page, tab2, bob.page]) {
+      await eventually(async () => expect(await order(page)).toEqual(['Bob', 'Ann']));
+      // The hand log (closed: its lines' text, not what shows).
+      await eventually(async () =>
+        expect(await page.locator('.hand-log li').allTextContents()).toContain('Seats, clockwise: Bob, Ann'),
+      );
+    }
+    // Asked again in tab 1, but tab 2 deals: the moment has passed, and the question goes.
+    await button(ann.page.locator('.table-foot'), 'Arrange Seats').click();
+    await expectVisible(dialog(ann.page, 'Arrange Seats'));
+    await button(hostControls(tab2), 'New Hand').click();
+    await expectNoDialog(ann.page);
+    await expectHidden(button(ann.page, 'Arrange Seats'));
+    // Heads-up the button still goes from Ann (the last dealer) to Bob, now on her right.
+    for (const page of [ann.page, bob.page])
+      await expectContains(seat(page, 'Bob'), ['Dealer and small blind']);
+  });
+
   it("table: the game ended from the host's other tab while a guest types a raise and this tab asks to end: game over everywhere, no dialog", async () => {
     const [ann, bob] = ['Ann', 'Bob'].map(phone) as [Phone, Phone];
-    await button(hostControls(ann.page), 'New Hand').click();
     await expectVisible(yourTurn(bob.page));
     await button(yourTurn(bob.page), 'Raise').click();
     await dialog(bob.page, 'Raise').getByLabel('Total Bet Amount').fill('3.00');

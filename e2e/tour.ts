@@ -39,6 +39,9 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(page, 'Settings').click();
   await visit(host, 'settings');
   await page.keyboard.press('Escape');
+  await button(page, 'Arrange Seats').click();
+  await visit(host, 'seats');
+  await page.keyboard.press('Escape');
   await button(page, 'End game session').click();
   await visit(host, 'end-session');
   await page.keyboard.press('Escape');
@@ -68,6 +71,12 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(dialog(page, 'Declare Winner'), 'Award Pot').click();
   await expectVisible(page.getByText("You're Chipless!"));
   await visit(host, 'table-host-chipless');
+  await button(page, 'Arrange Seats').click();
+  await visit(host, 'seats-between-hands');
+  await page.keyboard.press('Escape');
+  await button(page, 'Change Blinds').click();
+  await visit(host, 'blinds-at-the-table');
+  await page.keyboard.press('Escape');
   await button(page, 'Undo').click();
   await visit(host, 'undo');
   await page.keyboard.press('Escape');

@@ -127,6 +127,21 @@ export const settings = {
   errorInvalid: (value: string) => `Invalid dollar amount: ${value}`,
 };
 
+/** The host's "Arrange Seats" (ours; SeatsModal.tsx): the seat order is the table's real one. */
+export const seats = {
+  title: 'Arrange Seats',
+  text: 'Put the players in the order they sit around the table, going clockwise (to the left).',
+  lobbyNote: 'The first player deals the first hand.',
+  tableNote: 'The next hand’s button goes to the player after the dealer.',
+  dealsFirst: 'Deals first',
+  dealer: 'Dealer',
+  up: (name: string) => `Move ${name} up`,
+  down: (name: string) => `Move ${name} down`,
+  moved: (name: string, seat: number) => `${name} is now in seat ${seat}`,
+  submit: 'Save Seats',
+  loading: 'Saving...',
+};
+
 export const table = {
   communityCards: (n: number) => `${n} of 5 community cards dealt`,
   pot: 'Pot',

@@ -69,3 +69,15 @@ export const UndoIcon = () => (
     <path d="M9 14L4 9l5-5M4 9h10.5a5.5 5.5 0 010 11H11" />
   </Svg>
 );
+
+export const UpIcon = () => (
+  <Svg>
+    <path d="M6 15l6-6 6 6" />
+  </Svg>
+);
+
+export const DownIcon = () => (
+  <Svg>
+    <path d="M6 9l6 6 6-6" />
+  </Svg>
+);

@@ -56,6 +56,10 @@ export const faq = {
       a: 'The host sets the small and big blind in the lobby ($1.00 and $2.00 by default). The dealer button and the blinds move to the next player with chips every hand. To raise the blinds as the night goes on, the host taps "Change Blinds" at the bottom of the table: the new blinds apply from the next hand, and every phone shows them.',
     },
     {
+      q: 'We joined in a different order from how we sit. Who deals?',
+      a: 'The app deals, posts the blinds and asks for actions in seat order. The host taps "Arrange Seats" under the players in the lobby and puts everyone in the order they sit, going clockwise; the first player deals first. A latecomer can be moved to their chair between hands, from the bottom of the table.',
+    },
+    {
       q: 'What happens when someone goes all-in?',
       a: 'Chipless builds side pots automatically. At showdown the host picks the winner of each pot, and can split a pot between several players.',
     },

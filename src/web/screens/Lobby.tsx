@@ -9,7 +9,8 @@ import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../compon
 import { Presence } from '../components/Presence';
 import { ShareButtons } from '../components/ShareButtons';
 import { approvedPlayers, pendingPlayers } from '../game/view';
-import { common, lobby as t } from '../texts';
+import { common, seats as seatsText, lobby as t } from '../texts';
+import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
 
 const QrCode = lazy(() => import('../components/QrCode'));
@@ -25,7 +26,12 @@ export interface LobbyProps {
   online?: boolean;
 }
 
-type Open = { kind: 'none' } | { kind: 'settings' } | { kind: 'close' } | { kind: 'remove'; player: Player };
+type Open =
+  | { kind: 'none' }
+  | { kind: 'settings' }
+  | { kind: 'seats' }
+  | { kind: 'close' }
+  | { kind: 'remove'; player: Player };
 
 /** The lobby: share the code, see who is in, and (host) approve, remove, set blinds and start. */
 export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: LobbyProps) {
@@ -156,6 +162,19 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
             </li>
           ))}
         </ul>
+        {/* The list is the seat order; the host makes it the table's (SeatsModal.tsx). */}
+        {isHost && approved.length >= 2 ? (
+          <div className="list-actions">
+            <button
+              type="button"
+              className="button secondary small"
+              aria-haspopup="dialog"
+              onClick={() => setOpen({ kind: 'seats' })}
+            >
+              {seatsText.title}
+            </button>
+          </div>
+        ) : null}
       </section>
 
       <FormError message={action.error ?? start.error} />
@@ -178,6 +197,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
         )}
       </div>
 
+      {open.kind === 'seats' ? <SeatsModal room={room} send={send} onClose={close} /> : null}
       {open.kind === 'settings' ? (
         <SettingsModal settings={room.settings} send={send} onClose={close} />
       ) : null}

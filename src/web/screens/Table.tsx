@@ -249,7 +249,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
       <HandLog room={room} />
 
-      <TableFoot room={room} isHost={isHost} send={send} />
+      <TableFoot room={room} isHost={isHost} betweenHands={atShowdown && total === 0} send={send} />
 
       <div className="dock">
         <FormError message={dockError} />

@@ -2,12 +2,15 @@ import { useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { table as t } from '../texts';
+import { seats as seatsText, table as t } from '../texts';
+import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
 
 interface Props {
   room: Room;
   isHost: boolean;
+  /** At the showdown with every pot awarded: the host may arrange the seats (SeatsModal.tsx). */
+  betweenHands: boolean;
   send: (command: Command) => Promise<Ack<unknown>>;
 }
 
@@ -21,11 +24,15 @@ interface Props {
  * table does. The engine has always taken `updateSettings` during play and applied it from the next
  * hand (`gameState.blinds` keeps the hand's own); this is the way to it from the table. Between
  * hands the host's change shows as "Next hand" until New Hand deals with it.
+ *
+ * Between hands the host also gets "Arrange Seats" here (SeatsModal.tsx): a latecomer sits down
+ * wherever there is a chair, and the app's order decides who deals, who posts and who acts next.
  */
-export function TableFoot({ room, isHost, send }: Props) {
-  const [editing, setEditing] = useState(false);
-  // A phone whose host role moved on (handed over, taken over) loses the dialog, for good.
-  if (editing && !isHost) setEditing(false);
+export function TableFoot({ room, isHost, betweenHands, send }: Props) {
+  const [editing, setEditing] = useState<'blinds' | 'seats' | null>(null);
+  // A phone whose host role moved on (handed over, taken over) loses the dialog, for good; the seats'
+  // too once the next hand is dealt (from the host's other tab).
+  if ((editing && !isHost) || (editing === 'seats' && !betweenHands)) setEditing(null);
   const gs = room.gameState;
   const now = gs.blinds ?? room.settings;
   const next = room.settings;
@@ -42,24 +49,32 @@ export function TableFoot({ room, isHost, send }: Props) {
         ) : null}
         {isHost ? (
           <div className="foot-actions">
+            {betweenHands ? (
+              <button
+                type="button"
+                className="button secondary small"
+                aria-haspopup="dialog"
+                onClick={() => setEditing('seats')}
+              >
+                {seatsText.title}
+              </button>
+            ) : null}
             <button
               type="button"
               className="button secondary small"
               aria-haspopup="dialog"
-              onClick={() => setEditing(true)}
+              onClick={() => setEditing('blinds')}
             >
               {t.changeBlinds}
             </button>
           </div>
         ) : null}
       </footer>
-      {editing && isHost ? (
-        <SettingsModal
-          settings={next}
-          send={send}
-          onClose={() => setEditing(false)}
-          note={t.blindsNextHand}
-        />
+      {editing === 'blinds' && isHost ? (
+        <SettingsModal settings={next} send={send} onClose={() => setEditing(null)} note={t.blindsNextHand} />
+      ) : null}
+      {editing === 'seats' && isHost && betweenHands ? (
+        <SeatsModal room={room} send={send} onClose={() => setEditing(null)} />
       ) : null}
     </>
   );
