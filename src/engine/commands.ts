@@ -13,7 +13,7 @@ import { appendLog } from './log';
 import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
-import { arrangeSeats } from './seating';
+import { arrangeSeats, sitOut } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
 
@@ -59,6 +59,8 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return claimHost(d, actorId);
     case 'arrangeSeats':
       return arrangeSeats(d, actorId, command.playerIds);
+    case 'sitOut':
+      return sitOut(d, actorId, command.away, command.playerId);
     default:
       return unknownCommand(command);
   }

@@ -251,17 +251,20 @@ function endHand(d: Draft, winnerIds: string[]): void {
 }
 
 /**
- * Deals a new hand: resets every player's hand fields (active = approved with chips), moves the
- * button (first hand: first funded player), assigns roles, posts the blinds capped at the stacks
+ * Deals a new hand: resets every player's hand fields (active = approved with chips, not sitting
+ * out), moves the button (first hand: first funded player), assigns roles, posts the blinds capped at the stacks
  * and gives the turn to the player after the big blind (heads-up: the dealer/small blind).
  */
 export function startHand(d: Draft): Outcome {
+  // Dealt in: seated, with chips, not sitting out (seating.ts sitOut).
   const funded: Player[] = [];
+  let withChips = 0;
   for (const id of seatIds(d)) {
     const p = d.players[id] as Player;
-    if (p.stack > 0) funded.push(p);
+    if (p.stack > 0) withChips++;
+    if (p.stack > 0 && p.away !== true) funded.push(p);
   }
-  if (funded.length < 2) return MSG.needTwoFunded;
+  if (funded.length < 2) return withChips >= 2 ? MSG.needTwoIn : MSG.needTwoFunded;
   const pos = positions(funded, d.gs.dealerSeat ?? null);
   for (const id in d.players) {
     const p = edit(d, id);
@@ -271,7 +274,7 @@ export function startHand(d: Draft): Outcome {
     p.isAllIn = false;
     p.hasActedThisRound = false;
     p.role = 'PLAYER';
-    p.isActive = p.isApproved && p.stack > 0;
+    p.isActive = p.isApproved && p.stack > 0 && p.away !== true;
   }
   const dealer = edit(d, pos.dealer.id);
   dealer.role = pos.headsUp ? 'DEALER_SMALL_BLIND' : 'DEALER';

@@ -75,6 +75,11 @@ export const MSG = {
   seatsBetweenHands: 'Seats can be changed only between hands',
   seatsPlayersChanged: 'The players at the table have changed. Please try again.',
 
+  // Sitting out (the engine's own; the spec has none)
+  sitOutNotPlaying: 'Sitting out is only possible during a game',
+  onlyHostSitOut: 'Only the host can sit another player out',
+  needTwoIn: 'Need at least 2 players with chips who are not sitting out',
+
   // Undo (the engine's own; the spec has no undo)
   onlyHostUndo: 'Only the host can undo',
   nothingToUndo: 'There is nothing to undo',

@@ -35,7 +35,9 @@ type Intent =
    * The seats in an order given by `keys` (one per seated player); `tamper` 0–2 sends exactly the
    * table, 3 drops a player, 4 lists one twice, 5 adds an id that is not seated.
    */
-  | { kind: 'seats'; byHost: boolean; keys: number[]; tamper: number; extra: number };
+  | { kind: 'seats'; byHost: boolean; keys: number[]; tamper: number; extra: number }
+  /** `who` sits out or comes back; with `forOther`, for player `target` (the host's power). */
+  | { kind: 'sitOut'; who: number; forOther: boolean; target: number; away: boolean };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -155,6 +157,16 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       keys: fc.array(fc.nat(100), { minLength: 12, maxLength: 12 }),
       tamper: fc.nat(5),
       extra: fc.nat(12),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('sitOut' as const),
+      who: fc.oneof(fc.constant(0), fc.nat(12)),
+      forOther: fc.boolean(),
+      target: fc.nat(12),
+      away: fc.nat(3).map((n) => n !== 0),
     }),
   },
 );
@@ -283,6 +295,15 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       return {
         actor: it.byHost ? host : pickId(room, 2),
         command: { type: 'arrangeSeats', playerIds: order },
+      };
+    }
+    case 'sitOut': {
+      const actor = it.who === 0 ? host : pickId(room, it.who);
+      return {
+        actor,
+        command: it.forOther
+          ? { type: 'sitOut', away: it.away, playerId: pickId(room, it.target) }
+          : { type: 'sitOut', away: it.away },
       };
     }
   }

@@ -34,6 +34,8 @@ export function seats(players: Record<string, Player>): Player[] {
     .sort((a, b) => a.joinedAt - b.joinedAt);
 }
 const live = (p: Player) => p.isActive && !p.hasFolded;
+/** Dealt into the next hand: chips, and not sitting out. */
+const dealtIn = (p: Player) => p.stack > 0 && p.away !== true;
 const able = (p: Player) => live(p) && !p.isAllIn && p.stack > 0;
 const highest = (ps: Player[]) => Math.max(0, ...ps.filter(live).map((p) => p.currentRoundBet));
 
@@ -254,7 +256,7 @@ function modelAct(
 
 /** Positions for a new hand (SPEC section 4, README "Hands, button, blinds"). */
 function modelPositions(room: Room) {
-  const funded = seats(room.players).filter((p) => p.stack > 0);
+  const funded = seats(room.players).filter(dealtIn);
   const prev = room.gameState.dealerSeat ?? null;
   let di = 0;
   if (prev !== null) {
@@ -399,7 +401,7 @@ export function checkTransition(
     }
     case 'startGame':
     case 'newHand': {
-      const funded = seats(before.players).filter((p) => p.stack > 0).length;
+      const funded = seats(before.players).filter(dealtIn).length;
       const okWant =
         actor === before.hostId &&
         (command.type === 'startGame'
@@ -486,6 +488,30 @@ export function checkTransition(
         now - before.lastActivity >= HOST_AWAY_MS;
       check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
       if (okWant && after) checkHandOver(before, after, actor);
+      return;
+    }
+    case 'sitOut': {
+      // A player for themself, the host for anyone at the table; during play; only the flag changes.
+      const target = command.playerId ?? actor;
+      const byHost = target !== actor;
+      const p = own(before, target);
+      const okWant =
+        before.status === 'PLAYING' && (!byHost || actor === before.hostId) && p?.isApproved === true;
+      check(res.ok === okWant, `sitOut: ok ${res.ok}, model ${okWant}`);
+      if (!okWant || !after || p === undefined) return;
+      if ((p.away === true) === command.away) {
+        check(after === before, 'sitOut: asking for what already is changed the room');
+        return;
+      }
+      check(JSON.stringify(after.gameState) === JSON.stringify(gs0), 'sitOut: the hand changed');
+      for (const q of Object.values(before.players)) {
+        const r = own(after, q.id);
+        const want = q.id === target ? { ...q, away: command.away ? true : undefined } : q;
+        check(
+          r !== undefined && JSON.stringify(r) === JSON.stringify(want),
+          `sitOut: ${q.id} changed beyond the flag`,
+        );
+      }
       return;
     }
     case 'arrangeSeats': {
@@ -732,7 +758,7 @@ function checkNewHand(before: Room, after: Room): void {
     q.hasFolded = false;
     q.isAllIn = false;
     q.hasActedThisRound = false;
-    q.isActive = q.stack > 0;
+    q.isActive = dealtIn(q);
   }
   for (const p of Object.values(after.players)) {
     const role =
@@ -746,7 +772,8 @@ function checkNewHand(before: Room, after: Room): void {
             ? 'BIG_BLIND'
             : 'PLAYER';
     check(p.role === role, `role of ${p.id}: ${p.role}, expected ${role}`);
-    check(p.isActive === (p.isApproved && (before.players[p.id]?.stack ?? 0) > 0), `isActive of ${p.id}`);
+    const was = before.players[p.id];
+    check(p.isActive === (p.isApproved && was !== undefined && dealtIn(was)), `isActive of ${p.id}`);
   }
   const post = (id: string, size: number) => {
     const q = ps.find((x) => x.id === id) as Player;

@@ -131,3 +131,88 @@ describe('arrangeSeats: the host puts the players in the order they sit', () => 
       expect(refuse(room, 'p0', arrange(...ids))).toBe(MSG.seatsPlayersChanged);
   });
 });
+
+const sitOut = (away: boolean, playerId?: string): Command =>
+  playerId === undefined ? { type: 'sitOut', away } : { type: 'sitOut', away, playerId };
+
+describe('sitOut: a player steps away and is dealt out until back', () => {
+  it('from the next hand: the hand on the table is untouched; the next deal skips them, blinds included', () => {
+    // Hand 1: p0 deals, p1 SB 100, p2 BB 200, p3 to act. p3 says they are stepping out.
+    let room = started([10_000, 10_000, 10_000, 10_000]);
+    const { room: out, events } = runWithEvents(room, 'p3', sitOut(true), 7_000);
+    expect(events).toEqual([{ type: 'sitOutChanged', playerId: 'p3', name: 'P3', away: true }]);
+    expect(out!.players.p3!.away).toBe(true);
+    expect(out!.gameState).toEqual(room.gameState);
+    expect({ ...out!.players.p3, away: undefined }).toEqual({ ...room.players.p3, away: undefined });
+    // Still their turn: they fold on the way out; p0 and p1 fold too, p2 takes the blinds.
+    room = play(out!, ['p3', 'FOLD'], ['p0', 'FOLD'], ['p1', 'FOLD']);
+    // Hand 2 without p3: the button moves from p0 to p1, p2 posts the small blind, p0 the big one.
+    let next = run(room, 'p0', { type: 'newHand' });
+    expect(roles(next)).toEqual({ p1: 'DEALER', p2: 'SMALL_BLIND', p0: 'BIG_BLIND' });
+    expect(next.players.p3).toMatchObject({
+      isActive: false,
+      role: 'PLAYER',
+      stack: 10_000,
+      currentRoundBet: 0,
+    });
+    expect(next.gameState.currentTurnPlayerId).toBe('p1');
+    // Back mid-hand: dealt in from the next hand, where the button moves on to p2.
+    next = run(next, 'p3', sitOut(false));
+    expect(next.players.p3!.away).toBeUndefined();
+    expect(next.players.p3!.isActive).toBe(false);
+    next = play(next, ['p1', 'FOLD'], ['p2', 'FOLD']);
+    const third = run(next, 'p0', { type: 'newHand' });
+    expect(roles(third)).toEqual({ p2: 'DEALER', p3: 'SMALL_BLIND', p0: 'BIG_BLIND' });
+    expect(third.players.p3).toMatchObject({ isActive: true, currentRoundBet: 100 });
+  });
+
+  it('the host sits another player out and brings them back; nobody else can', () => {
+    const room = started([10_000, 10_000, 10_000]);
+    expect(refuse(room, 'p1', sitOut(true, 'p2'))).toBe(MSG.onlyHostSitOut);
+    const { room: out, events } = runWithEvents(room, 'p0', sitOut(true, 'p2'));
+    expect(events).toEqual([{ type: 'sitOutChanged', playerId: 'p2', name: 'P2', away: true, byHost: true }]);
+    // A player naming themself is not the host's power.
+    const back = runWithEvents(out!, 'p2', sitOut(false, 'p2'));
+    expect(back.events).toEqual([{ type: 'sitOutChanged', playerId: 'p2', name: 'P2', away: false }]);
+    // The host can sit out themself: still the host, just not dealt in.
+    expect(run(room, 'p0', sitOut(true)).players.p0!.away).toBe(true);
+  });
+
+  it('asking for what already is changes nothing', () => {
+    const room = started([10_000, 10_000]);
+    expect(runWithEvents(room, 'p1', sitOut(false))).toEqual({ room, events: [] });
+    const away = run(room, 'p1', sitOut(true));
+    expect(runWithEvents(away, 'p0', sitOut(true, 'p1'))).toEqual({ room: away, events: [] });
+  });
+
+  it('New Hand needs two players with chips who are not sitting out', () => {
+    // Heads-up; p1 sits out: nobody to play against.
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    room = run(room, 'p1', sitOut(true));
+    room = run(room, 'p0', sitOut(true, 'p2'));
+    expect(refuse(room, 'p0', { type: 'newHand' })).toBe(MSG.needTwoIn);
+    // With p2 back it is heads-up: the button moves from p0 (the last dealer) past p1, who sits out,
+    // to p2 (dealer and small blind); p0 posts the big blind.
+    room = run(room, 'p0', sitOut(false, 'p2'));
+    expect(roles(run(room, 'p0', { type: 'newHand' }))).toEqual({
+      p2: 'DEALER_SMALL_BLIND',
+      p0: 'BIG_BLIND',
+    });
+    // Without chips it is the spec's message, as before.
+    const broke = play(started([10_000, 10_000]), ['p0', 'ALL_IN'], ['p1', 'CALL']);
+    const paid = run(broke, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    expect(refuse(paid, 'p0', { type: 'newHand' })).toBe(MSG.needTwoFunded);
+  });
+
+  it('refuses the lobby, an ended game, a stranger waiting and a player not in the room', () => {
+    expect(refuse(lobby([10_000, 10_000]), 'p1', sitOut(true))).toBe(MSG.sitOutNotPlaying);
+    expect(refuse(lobby([10_000, 10_000]), 'p0', sitOut(true, 'p1'))).toBe(MSG.sitOutNotPlaying);
+    let room = started([10_000, 10_000]);
+    room = run(room, 'p5', { type: 'join', name: 'P5', startingChips: 5_000 });
+    expect(refuse(room, 'p5', sitOut(true))).toBe(MSG.notInGame);
+    expect(refuse(room, 'p0', sitOut(true, 'p5'))).toBe(MSG.playerNotFound);
+    expect(refuse(room, 'p0', sitOut(true, 'constructor'))).toBe(MSG.playerNotFound);
+    expect(refuse(room, 'nobody', sitOut(true))).toBe(MSG.notInGame);
+    expect(refuse(run(room, 'p0', { type: 'endGame' }), 'p1', sitOut(true))).toBe(MSG.gameEnded);
+  });
+});

@@ -1,4 +1,6 @@
 /**
+ * Seating, the engine's own (the spec has neither): where the players sit, and who sits out.
+ *
  * arrangeSeats (the engine's own; the spec seats players in the order they joined): the host puts the
  * players at the table in the order they really sit, clockwise. The app's order decides who deals, who
  * posts the blinds and who acts next, so it has to be the table's; friends join from their phones in
@@ -63,6 +65,50 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
     type: 'seatsArranged',
     playerIds: [...playerIds],
     names: playerIds.map((id) => (d.players[id] as Player).name),
+  });
+  return null;
+}
+
+/**
+ * sitOut (the engine's own): a player steps away for a while (dinner, a smoke, a call) and is not
+ * dealt in, so posts no blinds, from the next hand until back; `away: false` brings them back for
+ * the next deal. Without it the table deals them in every hand and the host folds for them every
+ * time (`actFor`), and they pay every blind while away.
+ *
+ * - During play only ('Sitting out is only possible during a game'; 'This game has already ended.').
+ * - A player for themself, or the host for anyone at the table (`playerId`; 'Only the host can sit
+ *   another player out'). A stranger waiting for approval is not at the table ('You are not in this
+ *   game' for themself, 'Selected player not found' from the host).
+ * - It never touches the hand on the table: a player sitting out mid-hand plays it out or folds (the
+ *   host can fold for them). It changes no chips. Asking for what already is changes nothing.
+ * - New Hand needs two players with chips who are not sitting out ('Need at least 2 players with chips
+ *   who are not sitting out' when there would be two otherwise). The button skips them like a player
+ *   without chips.
+ * - It clears the undo point (undo.ts), as any other command does.
+ */
+export function sitOut(
+  d: Draft,
+  actorId: string,
+  away: boolean,
+  playerId: string | undefined,
+): Outcome | typeof UNCHANGED {
+  if (d.room.status === 'ENDED') return MSG.gameEnded;
+  const byHost = playerId !== undefined && playerId !== actorId;
+  if (byHost && actorId !== d.room.hostId) return MSG.onlyHostSitOut;
+  if (d.room.status !== 'PLAYING') return MSG.sitOutNotPlaying;
+  const id = playerId ?? actorId;
+  const p = playerById(d.players, id);
+  if (p === undefined || !p.isApproved) return byHost ? MSG.playerNotFound : MSG.notInGame;
+  if ((p.away === true) === away) return UNCHANGED;
+  const q = edit(d, id);
+  if (away) q.away = true;
+  else delete q.away;
+  emit(d, {
+    type: 'sitOutChanged',
+    playerId: id,
+    name: p.name,
+    away,
+    ...(byHost ? { byHost: true as const } : {}),
   });
   return null;
 }

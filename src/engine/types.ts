@@ -72,6 +72,11 @@ export interface Player {
   netResult?: number;
   isWinner?: boolean;
   isLoser?: boolean;
+  /**
+   * Sitting out (seating.ts `sitOut`): not dealt in from the next hand, and so never a blind, until
+   * back. Absent when playing (older stored rooms have no such field).
+   */
+  away?: true;
 }
 
 /**
@@ -214,7 +219,12 @@ export type Command =
   /** A player at the table takes over as host after the table waited 3 minutes (host.ts claimHost). */
   | { type: 'claimHost' }
   /** The host puts the players at the table in the order they sit, clockwise (seating.ts arrangeSeats). */
-  | { type: 'arrangeSeats'; playerIds: string[] };
+  | { type: 'arrangeSeats'; playerIds: string[] }
+  /**
+   * Sit out from the next hand, or come back (`away: false`): a player for themself, the host for
+   * anyone at the table (`playerId`; seating.ts sitOut).
+   */
+  | { type: 'sitOut'; away: boolean; playerId?: string };
 
 /** The command names. */
 export type CommandType = Command['type'];
@@ -266,6 +276,8 @@ export type GameEvent =
   | { type: 'roomDeleted' }
   /** The players at the table, clockwise from the first seat, as the host arranged them (seating.ts). */
   | { type: 'seatsArranged'; playerIds: string[]; names: string[] }
+  /** A player sits out from the next hand, or is back (seating.ts sitOut); `byHost` when the host did it. */
+  | { type: 'sitOutChanged'; playerId: string; name: string; away: boolean; byHost?: true }
   /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
   | {
       type: 'hostChanged';

@@ -86,6 +86,7 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
       case 'roomDeleted':
       case 'hostChanged':
       case 'seatsArranged':
+      case 'sitOutChanged':
         break;
       default: {
         const unknown: never = event;

@@ -7,7 +7,8 @@
  * Hand 2: Gus raises to 1000, both fold; Gus wins the blinds.  Hana 5200, Gus 5100, Ivy 4700.
  * Hand 2 has Ivy's slip to All-in taken back by the host (undo); a rebuy typed wrong and hand 3 dealt
  * once too early are taken back too, and Ivy, stepped out, has her fold made by the host (actFor).
- * Between hands 1 and 2 the host rearranges the seats (Hana, Ivy, Gus) and puts them back.
+ * Between hands 1 and 2 the host rearranges the seats (Hana, Ivy, Gus) and puts them back; Ivy sits
+ * out and the host brings her back.
  * Rebuy: Ivy +300.                                            Ivy 5000 (invested 5300).
  * Hand 3: Ivy all-in 5000, Hana calls, Gus folds; Ivy wins 10200. Hana 200, Gus 4900, Ivy 10200.
  * End: Hana -4800, Gus -100, Ivy +4900: Hana owes Ivy 4800, Gus owes Ivy 100.
@@ -172,6 +173,23 @@ describe('a whole game of three phones', () => {
     expect(state().room.log.at(-1)).toMatchObject({ type: 'seatsArranged', names: ['Hana', 'Ivy', 'Gus'] });
     await send(hana, arrange(hana, gus, ivy));
     for (const c of all()) expect(seatsSeen(c.latest!)).toEqual(['Hana', 'Gus', 'Ivy']);
+
+    // Ivy says she is stepping out (dealt out from the next hand); Gus cannot say it for her, the
+    // host can bring her back. Back before the deal, so hand 2 deals as before.
+    await refused(
+      gus,
+      { type: 'sitOut', away: true, playerId: ivy.playerId },
+      'Only the host can sit another player out',
+    );
+    await send(ivy, { type: 'sitOut', away: true });
+    for (const c of all()) expect(c.latest!.room.players[ivy.playerId]?.away).toBe(true);
+    expect(state().room.log.at(-1)).toMatchObject({
+      type: 'sitOutChanged',
+      playerId: ivy.playerId,
+      away: true,
+    });
+    await send(hana, { type: 'sitOut', away: false, playerId: ivy.playerId });
+    for (const c of all()) expect(c.latest!.room.players[ivy.playerId]?.away).toBeUndefined();
   });
 
   it('hand 2: a raise, two folds, the raiser takes the blinds', async () => {

@@ -52,6 +52,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('claimHost') }),
   // At most 20 (a table holds 10): the engine refuses any list that is not exactly the table's players.
   z.strictObject({ type: z.literal('arrangeSeats'), playerIds: z.array(playerId).max(20) }),
+  z.strictObject({ type: z.literal('sitOut'), away: z.boolean(), playerId: playerId.optional() }),
 ]);
 
 export const createRoomSchema = z.strictObject({ commandId, name, startingChips: cents });

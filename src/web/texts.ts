@@ -363,6 +363,8 @@ export const log = {
   left: (name: string) => `${name} left`,
   settings: (sb: string, bb: string) => `Blinds set to ${sb} / ${bb}`,
   seatsArranged: (names: string[]) => `Seats, clockwise: ${names.join(', ')}`,
+  sitsOut: (name: string) => `${name} sits out`,
+  back: (name: string) => `${name} is back`,
   gameStarted: 'Game started',
   handStarted: (n: number) => `Hand #${n}`,
   smallBlind: (name: string, amount: string) => `${name} posts small blind ${amount}`,

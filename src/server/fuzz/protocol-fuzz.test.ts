@@ -276,7 +276,7 @@ class Fuzz {
   command(): Record<string, unknown> {
     const someone = () => (this.chance(0.8) ? this.pick(this.ids) : this.text());
     const cents = () => (this.chance(0.8) ? this.int(1_000_000) : this.number());
-    switch (this.int(17)) {
+    switch (this.int(18)) {
       case 0:
         return { type: 'join', name: this.text().slice(0, 30), startingChips: cents() };
       case 1:
@@ -320,6 +320,10 @@ class Fuzz {
         if (this.chance(0.2)) ids.push(someone());
         return { type: 'arrangeSeats', playerIds: this.chance(0.9) ? ids : this.text() };
       }
+      case 16:
+        return this.chance(0.5)
+          ? { type: 'sitOut', away: this.chance(0.5) }
+          : { type: 'sitOut', away: this.chance(0.8) ? this.chance(0.5) : this.text(), playerId: someone() };
       default:
         return { type: this.pick(['endGame', 'leave', 'dealCards', 'setStack', '']) };
     }

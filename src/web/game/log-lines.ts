@@ -60,6 +60,8 @@ export function describeEvent(e: GameEvent): string | null {
       return t.roomDeleted;
     case 'seatsArranged':
       return t.seatsArranged(e.names);
+    case 'sitOutChanged':
+      return (e.away ? t.sitsOut(e.name) : t.back(e.name)) + (e.byHost ? t.byHost : '');
     case 'hostChanged':
       return e.claimed ? t.hostClaimed(e.name, e.fromName) : t.hostChanged(e.fromName, e.name);
     case 'undone': {
