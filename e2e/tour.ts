@@ -53,7 +53,13 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await visit(guest, 'table-guest');
   await button(guest.page, 'Leave game').click();
   await visit(guest, 'leave');
-  await guest.page.keyboard.press('Escape');
+  // Sitting out instead, and back (it changes nothing in the hand on the table).
+  await button(dialog(guest.page, 'Leave this game?'), 'Sit Out Instead').click();
+  await expectVisible(button(guest.page, "I'm Back"));
+  await visit(guest, 'table-sitting-out');
+  await button(guest.page, "I'm Back").click();
+  await expectVisible(button(guest.page, 'Leave game'));
+  await guest.page.getByRole('button', { name: "I'm Back" }).waitFor({ state: 'detached' });
   await button(page, 'Leave game').click();
   await visit(host, 'hand-over');
   await page.keyboard.press('Escape');

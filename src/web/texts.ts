@@ -198,6 +198,15 @@ export const table = {
   leaveTitle: 'Leave this game?',
   leaveText: 'Your chips at this moment stay in the final results.',
   leaveConfirm: 'Leave Game',
+  /** Sitting out (ours; the engine's sitOut): offered where a player would leave, or be removed. */
+  leaveOrSitOut:
+    'Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',
+  sitOutInstead: 'Sit Out Instead',
+  awayTitle: "You're sitting out",
+  imBack: "I'm Back",
+  sitsOutNext: 'Sits out next hand',
+  onlyOneIn: 'Only 1 player is in',
+  onlyOneInText: 'Everyone else is sitting out. Bring a player back or End Game to continue.',
   bettingComplete: 'Betting Complete',
   allPlayersAllIn: 'All Players All-In',
   hostCanDeclare: 'Host can now declare the winner',

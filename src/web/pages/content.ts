@@ -60,6 +60,10 @@ export const faq = {
       a: 'The app deals, posts the blinds and asks for actions in seat order. The host taps "Arrange Seats" under the players in the lobby and puts everyone in the order they sit, going clockwise; the first player deals first. A latecomer can be moved to their chair between hands, from the bottom of the table.',
     },
     {
+      q: 'Someone is stepping away for a while. Do they keep paying blinds?',
+      a: 'No. They tap the leave button and choose "Sit Out Instead" (or the host does it from the remove button): they keep their seat and chips and are dealt out from the next hand, blinds included, until they tap "I\'m Back".',
+    },
+    {
       q: 'What happens when someone goes all-in?',
       a: 'Chipless builds side pots automatically. At showdown the host picks the winner of each pot, and can split a pot between several players.',
     },

@@ -9,7 +9,7 @@ import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../compon
 import { Presence } from '../components/Presence';
 import { ShareButtons } from '../components/ShareButtons';
 import { approvedPlayers, pendingPlayers } from '../game/view';
-import { common, seats as seatsText, lobby as t } from '../texts';
+import { common, seats as seatsText, lobby as t, table } from '../texts';
 import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
 
@@ -221,10 +221,13 @@ export function ConfirmRemove({
   player,
   send,
   onClose,
+  offerSitOut = false,
 }: {
   player: Player;
   send: (command: Command) => Promise<Ack<unknown>>;
   onClose: () => void;
+  /** At the table: "Sit Out Instead" for a player who is only away for a while (engine `sitOut`). */
+  offerSitOut?: boolean;
 }) {
   return (
     <ConfirmModal
@@ -233,6 +236,14 @@ export function ConfirmRemove({
       confirmLabel={t.removeConfirm}
       danger
       onConfirm={() => send({ type: 'remove', playerId: player.id })}
+      alternative={
+        offerSitOut
+          ? {
+              label: table.sitOutInstead,
+              onConfirm: () => send({ type: 'sitOut', away: true, playerId: player.id }),
+            }
+          : undefined
+      }
       onClose={onClose}
     />
   );

@@ -113,6 +113,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const atShowdown = gs.stage === 'SHOWDOWN';
   const undecided = atShowdown && total > 0;
   const funded = fundedPlayers(room);
+  // Those the next deal takes: with chips and not sitting out (the engine's sitOut).
+  const dealable = funded.filter((p) => p.away !== true);
   const foldWinShown = useFoldWinAnimation(room);
   const [open, setOpen] = useState<Open>('none');
   const close = () => setOpen('none');
@@ -154,6 +156,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         : null;
   const chipless = !!mine && mine.isApproved && mine.stack === 0 && atShowdown && total === 0;
   const onlyOneFunded = atShowdown && total === 0 && funded.length < 2;
+  const onlyOneIn = atShowdown && total === 0 && !onlyOneFunded && dealable.length < 2;
+  const canSitOut = mine?.isApproved === true && mine.away !== true;
 
   return (
     <main className={myTurn ? 'screen table my-turn' : 'screen table'}>
@@ -216,6 +220,12 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         <div className="banner warning" role="status">
           <strong>{t.onlyOneFunded}</strong>
           <span>{t.onlyOneFundedText}</span>
+        </div>
+      ) : null}
+      {onlyOneIn ? (
+        <div className="banner warning" role="status">
+          <strong>{t.onlyOneIn}</strong>
+          <span>{t.onlyOneInText}</span>
         </div>
       ) : null}
 
@@ -309,6 +319,20 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           </section>
         ) : null}
 
+        {mine?.away ? (
+          // One row: the dock stays short on a small phone (the leave dialog said what sitting out is).
+          <section className="away-line" aria-label={t.awayTitle}>
+            <strong>{t.awayTitle}</strong>
+            <button
+              type="button"
+              className="button primary"
+              disabled={act.pending}
+              onClick={() => press(act, { type: 'sitOut', away: false })}
+            >
+              {t.imBack}
+            </button>
+          </section>
+        ) : null}
         {!isHost ? <TakeOverButton room={room} presence={presence} me={me} send={send} /> : null}
         {isHost ? (
           <section className="host-controls" aria-label={t.hostControls}>
@@ -333,7 +357,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 {t.declareWinner}
               </button>
             ) : null}
-            {atShowdown && total === 0 && funded.length >= 2 ? (
+            {atShowdown && total === 0 && dealable.length >= 2 ? (
               <button
                 type="button"
                 className="button primary block large"
@@ -405,16 +429,29 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           onClose={close}
         />
       ) : null}
-      {removing ? <ConfirmRemove player={removing} send={send} onClose={() => setRemoving(null)} /> : null}
+      {removing ? (
+        <ConfirmRemove
+          player={removing}
+          send={send}
+          onClose={() => setRemoving(null)}
+          offerSitOut={removing.away !== true}
+        />
+      ) : null}
       {open === 'leave' && isHost && me !== null ? (
         <HandOverModal room={room} me={me} send={send} onClose={close} />
       ) : open === 'leave' ? (
+        // Stepping away for a while is not leaving: sitting out keeps the seat and the chips (ours).
         <ConfirmModal
           title={t.leaveTitle}
-          text={t.leaveText}
+          text={canSitOut ? `${t.leaveText} ${t.leaveOrSitOut}` : t.leaveText}
           confirmLabel={t.leaveConfirm}
           danger
           onConfirm={onLeave}
+          alternative={
+            canSitOut
+              ? { label: t.sitOutInstead, onConfirm: () => send({ type: 'sitOut', away: true }) }
+              : undefined
+          }
           onClose={close}
         />
       ) : null}
@@ -481,6 +518,8 @@ function Seat({
         {winner ? <span className="tag winner-tag">{t.winner}</span> : null}
         {p.hasFolded ? <span className="tag">{t.folded}</span> : null}
         {p.isAllIn ? <span className="tag allin-tag">{t.allIn}</span> : null}
+        {/* Sitting out (the engine's sitOut): from the next hand while still in this one. */}
+        {p.away && p.isActive && !p.hasFolded ? <span className="tag">{t.sitsOutNext}</span> : null}
         {!p.isActive && !p.hasFolded ? <span className="tag">{t.sittingOut}</span> : null}
       </div>
     </li>
