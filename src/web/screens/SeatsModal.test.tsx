@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { actNow, lobby, snapshot, started, step } from '../test/rooms';
+import { showTable } from '../test/table';
 import { Lobby } from './Lobby';
-import { Table } from './Table';
 
 afterEach(cleanup);
 
@@ -21,13 +21,6 @@ function showLobby(room: Room, me: string, answer: Ack<unknown> = ok) {
       origin="https://chipless.test"
     />
   );
-  const utils = render(view(room));
-  return { send, update: (r: Room) => utils.rerender(view(r)) };
-}
-
-function showTable(room: Room, me: string) {
-  const send = vi.fn(async (_c: Command) => ok);
-  const view = (r: Room) => <Table snapshot={snapshot(r)} me={me} send={send} onLeave={async () => ok} />;
   const utils = render(view(room));
   return { send, update: (r: Room) => utils.rerender(view(r)) };
 }

@@ -1,20 +1,9 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
-import { actNow, snapshot, started, step } from '../test/rooms';
-import { Table } from './Table';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { actNow, started, step } from '../test/rooms';
+import { showTable } from '../test/table';
 
 afterEach(cleanup);
-
-const ok: Ack<null> = { ok: true, data: null };
-
-function show(room: Room, me: string) {
-  const send = vi.fn(async (_c: Command) => ok);
-  const view = (r: Room) => <Table snapshot={snapshot(r)} me={me} send={send} onLeave={async () => ok} />;
-  const utils = render(view(room));
-  return { send, update: (r: Room) => utils.rerender(view(r)) };
-}
 
 const seatTags = (name: string) =>
   Array.from(
@@ -36,7 +25,7 @@ const handOver = () => {
 
 describe('Table: sitting out (a player steps away for a while)', () => {
   it('the leave dialog offers Sit Out Instead, which keeps the seat', async () => {
-    const { send } = show(started(['Ana', 'Ben', 'Cal']), 'ben');
+    const { send } = showTable(started(['Ana', 'Ben', 'Cal']), 'ben');
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
     const dialog = screen.getByRole('dialog', { name: 'Leave this game?' });
     expect(dialog.textContent).toContain(
@@ -50,7 +39,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
 
   it("sitting out: 'Sits out next hand' on the seat while in this hand, then 'Sitting out'; I'm Back brings the player back", async () => {
     let room = step(started(['Ana', 'Ben', 'Cal']), 'ben', { type: 'sitOut', away: true });
-    const { send, update } = show(room, 'ben');
+    const { send, update } = showTable(room, 'ben');
     expect(seatTags('Ben')).toEqual(['Sits out next hand']);
     const away = screen.getByRole('region', { name: "You're sitting out" });
     expect(away.textContent).toBe("You're sitting outI'm Back");
@@ -74,7 +63,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
 
   it('the host: Sit Out Instead in the remove dialog, for a player not already sitting out', async () => {
     const room = started(['Ana', 'Ben', 'Cal']);
-    const { send, update } = show(room, 'ana');
+    const { send, update } = showTable(room, 'ana');
     fireEvent.click(screen.getByRole('button', { name: 'Remove Cal' }));
     const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Sit Out Instead' })));
@@ -95,7 +84,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     let room = handOver();
     room = step(room, 'ben', { type: 'sitOut', away: true });
     room = step(room, 'ana', { type: 'sitOut', away: true, playerId: 'cal' });
-    show(room, 'ana');
+    showTable(room, 'ana');
     const banner = screen.getAllByRole('status').find((s) => s.classList.contains('warning'))!;
     expect(banner.textContent).toBe(
       'Only 1 player is inEveryone else is sitting out. Bring a player back or End Game to continue.',
@@ -106,7 +95,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
   it('the hand log says who sat out and who is back', () => {
     let room = step(handOver(), 'ben', { type: 'sitOut', away: true });
     room = step(room, 'ana', { type: 'sitOut', away: false, playerId: 'ben' });
-    show(room, 'cal');
+    showTable(room, 'cal');
     const lines = Array.from(document.querySelectorAll('.hand-log li')).map((li) => li.textContent);
     expect(lines.slice(0, 2)).toEqual(['Ben is back (by the host)', 'Ben sits out']);
   });

@@ -1,20 +1,9 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
-import { actNow, snapshot, started, step } from '../test/rooms';
-import { Table } from './Table';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { actNow, started, step } from '../test/rooms';
+import { showTable } from '../test/table';
 
 afterEach(cleanup);
-
-const ok: Ack<null> = { ok: true, data: null };
-
-function show(room: Room, me: string) {
-  const send = vi.fn(async (_c: Command) => ok);
-  const view = (r: Room) => <Table snapshot={snapshot(r)} me={me} send={send} onLeave={async () => ok} />;
-  const utils = render(view(room));
-  return { send, update: (r: Room) => utils.rerender(view(r)) };
-}
 
 const foot = () => document.querySelector('.table-foot')!;
 const change = () => screen.queryByRole('button', { name: 'Change Blinds' });
@@ -24,7 +13,7 @@ const threeWay = () => started(['Ana', 'Ben', 'Cal']);
 
 describe('Table: the host changes the blinds during the game', () => {
   it("the host's footer offers Change Blinds; the dialog says they apply from the next hand and sends updateSettings", async () => {
-    const { send } = show(threeWay(), 'ana');
+    const { send } = showTable(threeWay(), 'ana');
     expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00Change Blinds');
     fireEvent.click(change()!);
     const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
@@ -41,14 +30,14 @@ describe('Table: the host changes the blinds during the game', () => {
   });
 
   it('a player sees the blinds but cannot change them', () => {
-    show(threeWay(), 'ben');
+    showTable(threeWay(), 'ben');
     expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00');
     expect(change()).toBeNull();
   });
 
   it("every phone shows the next hand's blinds until New Hand posts them", () => {
     let room = step(threeWay(), 'ana', { type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
-    const { update } = show(room, 'ben');
+    const { update } = showTable(room, 'ben');
     // The hand on the table keeps its blinds; the new ones are announced for the next.
     expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00Next hand $2.00 / $4.00');
     expect(document.querySelector('.next-blinds')!.textContent).toBe('Next hand $2.00 / $4.00');
@@ -70,13 +59,13 @@ describe('Table: the host changes the blinds during the game', () => {
   it('a change back to the blinds of the hand on the table announces nothing', () => {
     let room = step(threeWay(), 'ana', { type: 'updateSettings', smallBlind: 200, bigBlind: 400 });
     room = step(room, 'ana', { type: 'updateSettings', smallBlind: 100, bigBlind: 200 });
-    show(room, 'cal');
+    showTable(room, 'cal');
     expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00');
   });
 
   it('the dialog goes when the host role moves to another phone, and does not come back with it', () => {
     const room = threeWay();
-    const { update } = show(room, 'ana');
+    const { update } = showTable(room, 'ana');
     fireEvent.click(change()!);
     expect(screen.getByRole('dialog', { name: 'Game Settings' })).toBeTruthy();
     const handedOver = step(room, 'ana', { type: 'makeHost', playerId: 'ben' });
