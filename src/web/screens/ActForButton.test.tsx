@@ -83,6 +83,12 @@ describe('Table: the host checks or folds for a player who is away', () => {
     expect(offered(/^Check for Cal$/)).not.toBeNull();
   });
 
+  it('a connected player who is sitting out (said they are away) is offered at once, not after 30 s', () => {
+    vi.useFakeTimers();
+    show(step(bensTurn(), 'ben', { type: 'sitOut', away: true }), 'ana');
+    expect(offered(/^Fold for Ben$/)).not.toBeNull();
+  });
+
   it('players never see it, nor does the host on their own turn', () => {
     vi.useFakeTimers();
     const room = bensTurn();
