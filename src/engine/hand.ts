@@ -252,8 +252,9 @@ function endHand(d: Draft, winnerIds: string[]): void {
 
 /**
  * Deals a new hand: resets every player's hand fields (active = approved with chips, not sitting
- * out), moves the button (first hand: first funded player), assigns roles, posts the blinds capped at the stacks
- * and gives the turn to the player after the big blind (heads-up: the dealer/small blind).
+ * out), moves the button (first hand: first funded player), assigns roles, posts the blinds capped
+ * at the stacks and gives the turn to the player after the big blind (heads-up: the dealer/small
+ * blind).
  */
 export function startHand(d: Draft): Outcome {
   // Dealt in: seated, with chips, not sitting out (seating.ts sitOut).
