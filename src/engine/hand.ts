@@ -18,7 +18,7 @@ import {
 } from './messages';
 import { buildPots, type Contribution, potTotal, splitPot, uncalledBet } from './pots';
 import { seatIds } from './room';
-import { canAct, clockwiseFromDealer, inHand, positions } from './seats';
+import { canAct, clockwiseFromDealer, dealtIn, inHand, positions } from './seats';
 import type { AutoAdvancedReason, GameState, Player, Pot, Stage } from './types';
 
 /** Stages in order (SPEC section 4). */
@@ -263,7 +263,7 @@ export function startHand(d: Draft): Outcome {
   for (const id of seatIds(d)) {
     const p = d.players[id] as Player;
     if (p.stack > 0) withChips++;
-    if (p.stack > 0 && p.away !== true) funded.push(p);
+    if (dealtIn(p)) funded.push(p);
   }
   if (funded.length < 2) return withChips >= 2 ? MSG.needTwoIn : MSG.needTwoFunded;
   const pos = positions(funded, d.gs.dealerSeat ?? null);
@@ -275,7 +275,7 @@ export function startHand(d: Draft): Outcome {
     p.isAllIn = false;
     p.hasActedThisRound = false;
     p.role = 'PLAYER';
-    p.isActive = p.isApproved && p.stack > 0 && p.away !== true;
+    p.isActive = p.isApproved && dealtIn(p);
   }
   const dealer = edit(d, pos.dealer.id);
   dealer.role = pos.headsUp ? 'DEALER_SMALL_BLIND' : 'DEALER';

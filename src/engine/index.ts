@@ -18,6 +18,7 @@ export {
   MIN_STARTING_CHIPS,
   seatOrder,
 } from './room';
+export { dealtIn } from './seats';
 export { settle } from './settlement';
 export * from './types';
 export { takenBack } from './undo';

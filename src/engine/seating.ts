@@ -1,6 +1,12 @@
+/** Seating, the engine's own (the spec has neither): where the players sit, and who sits out. */
+import { type Draft, edit, emit, playerById } from './draft';
+import { type Outcome, UNCHANGED } from './lobby';
+import { MSG } from './messages';
+import { potTotal } from './pots';
+import { seatIds } from './room';
+import type { Player } from './types';
+
 /**
- * Seating, the engine's own (the spec has neither): where the players sit, and who sits out.
- *
  * arrangeSeats (the engine's own; the spec seats players in the order they joined): the host puts the
  * players at the table in the order they really sit, clockwise. The app's order decides who deals, who
  * posts the blinds and who acts next, so it has to be the table's; friends join from their phones in
@@ -21,13 +27,6 @@
  * - It changes no chips. It clears the undo point (undo.ts): an undo restores fields of the hand
  *   before, not the seats.
  */
-import { type Draft, edit, emit, playerById } from './draft';
-import { type Outcome, UNCHANGED } from './lobby';
-import { MSG } from './messages';
-import { potTotal } from './pots';
-import { seatIds } from './room';
-import type { Player } from './types';
-
 export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Outcome | typeof UNCHANGED {
   if (actorId !== d.room.hostId) return MSG.onlyHostSeats;
   if (d.room.status === 'ENDED') return MSG.gameEnded;

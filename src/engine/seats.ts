@@ -11,6 +11,14 @@ export function inHand(p: Player): boolean {
   return p.isActive && !p.hasFolded;
 }
 
+/**
+ * Dealt into the next hand (when seated): has chips and is not sitting out (seating.ts sitOut). The
+ * button and the blinds go round these players only.
+ */
+export function dealtIn(p: Player): boolean {
+  return p.stack > 0 && p.away !== true;
+}
+
 /** In the hand and still able to bet: not all-in and not chipless. */
 export function canAct(p: Player): boolean {
   return p.isActive && !p.hasFolded && !p.isAllIn && p.stack > 0;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { callAmount, formatCents, raiseLimits, STAGE_NAMES, takenBack } from '../../engine';
+import { callAmount, dealtIn, formatCents, raiseLimits, STAGE_NAMES, takenBack } from '../../engine';
 import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -113,8 +113,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const atShowdown = gs.stage === 'SHOWDOWN';
   const undecided = atShowdown && total > 0;
   const funded = fundedPlayers(room);
-  // Those the next deal takes: with chips and not sitting out (the engine's sitOut).
-  const dealable = funded.filter((p) => p.away !== true);
+  // Those the next deal takes: with chips and not sitting out (the engine's dealtIn).
+  const dealable = funded.filter(dealtIn);
   const foldWinShown = useFoldWinAnimation(room);
   const [open, setOpen] = useState<Open>('none');
   const close = () => setOpen('none');
