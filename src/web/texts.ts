@@ -242,6 +242,8 @@ export const undo = {
 export const handOver = {
   text: "You're the host. Make someone else the host first, and the game goes on without you.",
   endInstead: 'To end the game for everyone, use End Game.',
+  sitOut:
+    'Only stepping away for a while, or running the table without playing? Sit out: you stay the host, keep your chips, and are dealt out until you are back.',
   nobody: 'Nobody else is at the table. Use End Game to end it.',
   legend: 'New host',
   choose: 'Make host',

@@ -83,6 +83,24 @@ describe('the host leaving: hand over the host role first', () => {
     expect(within(dialog()).queryByRole('button', { name: /^Make / })).toBeNull();
   });
 
+  it('the host can sit out instead: still the host, dealt out until back (or running the table without playing)', async () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const { send, update } = show(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    expect(dialog().textContent).toContain(
+      'Only stepping away for a while, or running the table without playing? Sit out: you stay the host, keep your chips, and are dealt out until you are back.',
+    );
+    await act(async () => fireEvent.click(within(dialog()).getByRole('button', { name: 'Sit Out Instead' })));
+    expect(send.mock.calls).toEqual([[{ type: 'sitOut', away: true }]]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Sitting out, the host still has the host's controls, and the dock's I'm Back.
+    update(step(room, 'ana', { type: 'sitOut', away: true }));
+    expect(screen.getByRole('region', { name: 'Host controls' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: "I'm Back" })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    expect(within(dialog()).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
+  });
+
   it("a player's leave button still asks the plain leave question", () => {
     show(started(['Ana', 'Ben', 'Cal']), 'ben');
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));

@@ -65,6 +65,22 @@ export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
             <p className="muted">{t.endInstead}</p>
           </>
         )}
+        {/* Stepping away, or running the table without playing: the host sits out and stays the host. */}
+        {room.players[me]?.away !== true ? (
+          <>
+            <p className="muted">{t.sitOut}</p>
+            <button
+              type="button"
+              className="button secondary block"
+              disabled={pending}
+              onClick={async () => {
+                if (await run(() => send({ type: 'sitOut', away: true }))) onClose();
+              }}
+            >
+              {table.sitOutInstead}
+            </button>
+          </>
+        ) : null}
       </form>
     </Modal>
   );
