@@ -52,7 +52,7 @@ export function TableFoot({ room, isHost, betweenHands, send }: Props) {
             {betweenHands ? (
               <button
                 type="button"
-                className="button secondary small"
+                className="button secondary small foot-button"
                 aria-haspopup="dialog"
                 onClick={() => setEditing('seats')}
               >
@@ -61,7 +61,7 @@ export function TableFoot({ room, isHost, betweenHands, send }: Props) {
             ) : null}
             <button
               type="button"
-              className="button secondary small"
+              className="button secondary small foot-button"
               aria-haspopup="dialog"
               onClick={() => setEditing('blinds')}
             >
