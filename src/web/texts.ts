@@ -206,7 +206,8 @@ export const table = {
   imBack: "I'm Back",
   sitsOutNext: 'Sits out next hand',
   onlyOneIn: 'Only 1 player is in',
-  onlyOneInText: 'Everyone else is sitting out. Bring a player back or End Game to continue.',
+  onlyOneInText:
+    'The others are sitting out or out of chips. Bring a player back, rebuy or End Game to continue.',
   bettingComplete: 'Betting Complete',
   allPlayersAllIn: 'All Players All-In',
   hostCanDeclare: 'Host can now declare the winner',
