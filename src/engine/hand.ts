@@ -334,6 +334,14 @@ export function newHand(d: Draft, actorId: string): Outcome {
   return startHand(d);
 }
 
+/**
+ * Between hands: the showdown with every pot awarded, where New Hand deals the next one. The host may
+ * arrange the seats then (seating.ts), and the phones offer New Hand and the seats only then.
+ */
+export function betweenHands(gs: GameState): boolean {
+  return gs.stage === 'SHOWDOWN' && potTotal(gs.pots) === 0;
+}
+
 /** The host-only game-state check shared by the in-game host commands. */
 export function hostPlayingError(d: Draft, actorId: string): string | null {
   if (actorId !== d.room.hostId) return MSG.onlyHostGameState;

@@ -6,6 +6,7 @@
 
 export { callAmount, highestBet, raiseError, raiseLimits } from './betting';
 export { applyCommand } from './commands';
+export { betweenHands } from './hand';
 export { HOST_AWAY_MS } from './host';
 export { STAGE_NAMES } from './messages';
 export { dollarsToCents, formatCents, parseCurrency } from './money';

@@ -1,8 +1,8 @@
 /** Seating, the engine's own (the spec has neither): where the players sit, and who sits out. */
 import { type Draft, edit, emit, playerById } from './draft';
+import { betweenHands } from './hand';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG } from './messages';
-import { potTotal } from './pots';
 import { seatIds } from './room';
 import type { Player } from './types';
 
@@ -30,8 +30,7 @@ import type { Player } from './types';
 export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Outcome | typeof UNCHANGED {
   if (actorId !== d.room.hostId) return MSG.onlyHostSeats;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
-  if (d.room.status === 'PLAYING' && (d.gs.stage !== 'SHOWDOWN' || potTotal(d.gs.pots) > 0))
-    return MSG.seatsBetweenHands;
+  if (d.room.status === 'PLAYING' && !betweenHands(d.gs)) return MSG.seatsBetweenHands;
   const now = seatIds(d);
   const wanted = new Set(playerIds);
   if (

@@ -1,5 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { callAmount, dealtIn, formatCents, raiseLimits, STAGE_NAMES, takenBack } from '../../engine';
+import {
+  betweenHands,
+  callAmount,
+  dealtIn,
+  formatCents,
+  raiseLimits,
+  STAGE_NAMES,
+  takenBack,
+} from '../../engine';
 import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -154,9 +162,10 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       : gs.autoAdvancedReason
         ? t.bettingComplete
         : null;
-  const chipless = !!mine && mine.isApproved && mine.stack === 0 && atShowdown && total === 0;
-  const onlyOneFunded = atShowdown && total === 0 && funded.length < 2;
-  const onlyOneIn = atShowdown && total === 0 && !onlyOneFunded && dealable.length < 2;
+  const handDone = betweenHands(gs);
+  const chipless = !!mine && mine.isApproved && mine.stack === 0 && handDone;
+  const onlyOneFunded = handDone && funded.length < 2;
+  const onlyOneIn = handDone && !onlyOneFunded && dealable.length < 2;
   const canSitOut = mine?.isApproved === true && mine.away !== true;
 
   return (
@@ -259,7 +268,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
       <HandLog room={room} />
 
-      <TableFoot room={room} isHost={isHost} betweenHands={atShowdown && total === 0} send={send} />
+      <TableFoot room={room} isHost={isHost} send={send} />
 
       <div className="dock">
         <FormError message={dockError} />
@@ -357,7 +366,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 {t.declareWinner}
               </button>
             ) : null}
-            {atShowdown && total === 0 && dealable.length >= 2 ? (
+            {handDone && dealable.length >= 2 ? (
               <button
                 type="button"
                 className="button primary block large"

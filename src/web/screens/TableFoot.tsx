@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatCents } from '../../engine';
+import { betweenHands, formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { seats as seatsText, table as t } from '../texts';
@@ -9,8 +9,6 @@ import { SettingsModal } from './SettingsModal';
 interface Props {
   room: Room;
   isHost: boolean;
-  /** At the showdown with every pot awarded: the host may arrange the seats (SeatsModal.tsx). */
-  betweenHands: boolean;
   send: (command: Command) => Promise<Ack<unknown>>;
 }
 
@@ -28,11 +26,13 @@ interface Props {
  * Between hands the host also gets "Arrange Seats" here (SeatsModal.tsx): a latecomer sits down
  * wherever there is a chair, and the app's order decides who deals, who posts and who acts next.
  */
-export function TableFoot({ room, isHost, betweenHands, send }: Props) {
+export function TableFoot({ room, isHost, send }: Props) {
   const [editing, setEditing] = useState<'blinds' | 'seats' | null>(null);
+  // The seats change only between hands (the engine's arrangeSeats).
+  const seatsOpen = betweenHands(room.gameState);
   // A phone whose host role moved on (handed over, taken over) loses the dialog, for good; the seats'
   // too once the next hand is dealt (from the host's other tab).
-  if ((editing && !isHost) || (editing === 'seats' && !betweenHands)) setEditing(null);
+  if ((editing && !isHost) || (editing === 'seats' && !seatsOpen)) setEditing(null);
   const gs = room.gameState;
   const now = gs.blinds ?? room.settings;
   const next = room.settings;
@@ -49,7 +49,7 @@ export function TableFoot({ room, isHost, betweenHands, send }: Props) {
         ) : null}
         {isHost ? (
           <div className="foot-actions">
-            {betweenHands ? (
+            {seatsOpen ? (
               <button
                 type="button"
                 className="button secondary small foot-button"
@@ -73,7 +73,7 @@ export function TableFoot({ room, isHost, betweenHands, send }: Props) {
       {editing === 'blinds' && isHost ? (
         <SettingsModal settings={next} send={send} onClose={() => setEditing(null)} note={t.blindsNextHand} />
       ) : null}
-      {editing === 'seats' && isHost && betweenHands ? (
+      {editing === 'seats' && isHost && seatsOpen ? (
         <SeatsModal room={room} send={send} onClose={() => setEditing(null)} />
       ) : null}
     </>
