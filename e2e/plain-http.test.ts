@@ -70,7 +70,6 @@ const phones: Phone[] = [];
 let ann: Phone;
 let bob: Phone;
 let cat: Phone;
-let roomCode = '';
 /** Console errors and unhandled rejections per phone (uncaught exceptions are in Phone.errors). */
 const problems: string[] = [];
 /** The WebSocket URLs each phone's page opened (the page's CSP must let ws://LAN_HOST through). */
@@ -155,7 +154,6 @@ describe('plain HTTP on the home network (not a secure context)', () => {
     await enterRoom(ann.page, 'Start a Game', { name: 'Ann', chips: '50' });
     const code = squash((await ann.page.locator('.room-code').textContent()) ?? '');
     expect(code).toMatch(/^[A-Z0-9]{4,8}$/);
-    roomCode = code;
     const joinUrl = `${server!.url}/?join=${code}`;
     await expectText(ann.page.locator('.join-link'), joinUrl.replace('http://', ''));
     expect(await ann.page.locator('.join-link').getAttribute('href')).toBe(joinUrl);
@@ -306,7 +304,8 @@ describe('plain HTTP on the home network (not a secure context)', () => {
     await expectText(copy, 'Copied!');
     expect(await bob.page.evaluate(() => (window as unknown as { e2eCopied: string[] }).e2eCopied)).toEqual([
       [
-        `Chipless results (room ${roomCode})`,
+        // The day the game ended on the phone's clock (the browser's time zone is this machine's).
+        `Chipless results, ${new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}`,
         "Cat Left em' all Chipless!",
         '',
         'Settlements:',
@@ -314,9 +313,9 @@ describe('plain HTTP on the home network (not a secure context)', () => {
         'Bob owes Cat $4.00',
         '',
         'Rankings:',
-        '1. Cat $58.00 (+$8.00)',
-        '2. Ann $46.00 (-$4.00)',
-        '3. Bob $46.00 (-$4.00)',
+        '1. Cat: net +$8.00, final chips $58.00',
+        '2. Ann: net -$4.00, final chips $46.00',
+        '3. Bob: net -$4.00, final chips $46.00',
       ].join('\n'),
     ]);
   });

@@ -527,7 +527,7 @@ describe('a poker night on four phones', () => {
     const foot = (p: Phone) => p.page.locator('.table-foot');
     expect(await bob.page.getByRole('button', { name: 'Change Blinds' }).count()).toBe(0);
     await button(foot(ann), 'Change Blinds').click();
-    const settings = dialog(ann.page, 'Game Settings');
+    const settings = dialog(ann.page, 'Change Blinds');
     await expectContains(settings, ['New blinds apply from the next hand.']);
     await expectValue(settings.getByLabel('Small Blind'), '0.25');
     await settings.getByLabel('Small Blind').fill('0.50');

@@ -15,7 +15,7 @@
  *   Bob gets 150 (Ann 4950, Bob 5100; Dan left with 4950).
  *   Between hands tab 1 arranges the seats (Bob, Ann): every phone lists Bob first and logs it. Tab 1
  *   Bob sits out from his leave button: no New Hand in either tab ("Only 1 player is in") until his
- *   "I'm Back". Tab 1 opens Arrange Seats again and tab 2 deals: tab 1's dialog goes (the seats change
+ *   "Stay In". Tab 1 opens Arrange Seats again and tab 2 deals: tab 1's dialog goes (the seats change
  *   between hands only).
  *   Hand 2 (heads-up, Bob D/SB, as before: the button goes on from Ann): Bob opens Raise and types an amount; tab 1 opens the End Game
  *   confirmation; tab 2 ends the game. Every phone is on the game-over screen with no dialog: "Bob Left
@@ -204,17 +204,19 @@ describe('races between phones', () => {
       );
     }
     // Bob steps away: the leave button offers sitting out. With only Ann left to deal in there is no
-    // New Hand, and both tabs say why; Bob's "I'm Back" brings it back.
+    // New Hand, and both tabs say why; Bob's "Stay In" (he was in the hand just played, so he sits out
+    // from the next one) brings it back.
     await button(bob.page, 'Leave game').click();
     await button(dialog(bob.page, 'Leave this game?'), 'Sit Out Instead').click();
-    await expectVisible(bob.page.getByRole('region', { name: "You're sitting out" }));
+    const away = bob.page.getByRole('region', { name: 'You sit out from the next hand' });
+    await expectVisible(away);
     for (const page of [ann.page, tab2]) {
       await expectContains(seat(page, 'Bob'), ['Sits out next hand']);
       await expectContains(page.locator('.banner.warning'), ['Only 1 player is in']);
       await expectHidden(button(hostControls(page), 'New Hand'));
     }
-    await button(bob.page.getByRole('region', { name: "You're sitting out" }), "I'm Back").click();
-    await expectHidden(bob.page.getByRole('region', { name: "You're sitting out" }));
+    await button(away, 'Stay In').click();
+    await expectHidden(away);
     for (const page of [ann.page, tab2]) {
       await expectHidden(page.locator('.banner.warning'));
       await expectVisible(button(hostControls(page), 'New Hand'));

@@ -687,7 +687,7 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
     expect(offlineError, 'the error line under his buttons after the tap offline').toBe(NO_CONNECTION);
   });
 
-  it('a late joiner mid-hand: a triple tap on "Approve Dan" seats him once, sitting out until the next hand', async () => {
+  it('a late joiner mid-hand: a triple tap on "Approve Dan" seats him once, dealt in from the next hand', async () => {
     await tap(button(hostControls(ann.page), 'Turn'));
     await expectTable(seated(), {
       stage: 'Turn',
@@ -719,7 +719,7 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
       turn: 'Bob',
       total: 19000,
     });
-    for (const p of four) await expectContains(seat(p.page, 'Dan'), ['Sitting out']);
+    for (const p of four) await expectContains(seat(p.page, 'Dan'), ['Joins next hand']);
     expect(await ann.page.getByRole('alert').count(), 'no error line on the host phone').toBe(0);
     expect(await openDialogs(ann.page), 'no dialog opened by the extra taps').toBe(0);
   });

@@ -55,11 +55,12 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await visit(guest, 'leave');
   // Sitting out instead, and back (it changes nothing in the hand on the table).
   await button(dialog(guest.page, 'Leave this game?'), 'Sit Out Instead').click();
-  await expectVisible(button(guest.page, "I'm Back"));
+  // Still in the hand: "You sit out from the next hand" and Stay In.
+  await expectVisible(button(guest.page, 'Stay In'));
   await visit(guest, 'table-sitting-out');
-  await button(guest.page, "I'm Back").click();
+  await button(guest.page, 'Stay In').click();
   await expectVisible(button(guest.page, 'Leave game'));
-  await guest.page.getByRole('button', { name: "I'm Back" }).waitFor({ state: 'detached' });
+  await guest.page.getByRole('button', { name: 'Stay In' }).waitFor({ state: 'detached' });
   await button(page, 'Leave game').click();
   await visit(host, 'hand-over');
   await page.keyboard.press('Escape');

@@ -154,6 +154,9 @@ export const table = {
   folded: 'Folded',
   allIn: 'All-In',
   sittingOut: 'Sitting out',
+  /** Seat tags of a player not dealt into this hand (Table.tsx outTag). */
+  outOfChips: 'Out of chips',
+  joinsNextHand: 'Joins next hand',
   turn: 'Turn',
   winner: 'Winner',
   badges: { DEALER: 'D', SMALL_BLIND: 'SB', BIG_BLIND: 'BB', DEALER_SMALL_BLIND: 'D/SB' } as Record<
@@ -202,12 +205,21 @@ export const table = {
   leaveOrSitOut:
     'Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',
   sitOutInstead: 'Sit Out Instead',
+  /** The host's remove dialog at the table (Lobby.tsx ConfirmRemove), after the player's name. */
+  removeOrSitOut: 'Only stepping away for a while? Sit them out: they keep their seat and chips.',
+  removeOrBringBack: (name: string) =>
+    `${name} is sitting out. Back at the table? Bring them back: they are dealt in from the next hand.`,
+  bringBackInstead: 'Bring Back Instead',
   awayTitle: "You're sitting out",
   imBack: "I'm Back",
+  /** A player who sat out during a hand they are still in: dealt out from the next one. */
+  awayNextTitle: 'You sit out from the next hand',
+  stayIn: 'Stay In',
   sitsOutNext: 'Sits out next hand',
-  onlyOneIn: 'Only 1 player is in',
-  onlyOneInText:
-    'The others are sitting out or out of chips. Bring a player back, rebuy or End Game to continue.',
+  /** Fewer than two players the next deal would take (with chips, not sitting out): 0 or 1. */
+  onlyIn: (n: number) => (n === 0 ? 'Nobody is in' : 'Only 1 player is in'),
+  onlyInText: (n: number) =>
+    `${n === 0 ? 'Everyone is' : 'The others are'} sitting out or out of chips. Bring a player back, rebuy or End Game to continue.`,
   bettingComplete: 'Betting Complete',
   allPlayersAllIn: 'All Players All-In',
   hostCanDeclare: 'Host can now declare the winner',
@@ -349,7 +361,11 @@ export const gameOver = {
   copied: 'Copied!',
   copyRefused: 'This browser would not copy. Take a screenshot instead.',
   shareTitle: 'Chipless results',
-  shareHeading: (code: string) => `Chipless results (room ${code})`,
+  /** The text's first line: the day the game ended, on the phone's clock ("Nov 27, 2026"). */
+  shareHeading: (day: string | null) => (day ? `Chipless results, ${day}` : 'Chipless results'),
+  /** A ranking line of the text: the net result first, what a group chat settles by. */
+  shareRanking: (place: number, name: string, net: string, finalChips: string) =>
+    `${place}. ${name}: net ${net}, final chips ${finalChips}`,
   /** Back to Home asks first: once home, this phone cannot show the results again (ours). */
   leaveTitle: 'Leave the results?',
   leaveText: 'This phone will not show them again. Copy them or take a screenshot first if you need them.',

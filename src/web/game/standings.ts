@@ -74,13 +74,20 @@ export function settlementsOf(ranking: Standing[]): Settlement[] {
 }
 
 /**
- * The results as plain text, for the group chat (the game over's Copy and Share): the headline, who
- * owes whom, and the rankings with final chips and net results, as the screen shows them.
+ * The results as plain text, for the group chat (the game over's Copy and Share): the day, the
+ * headline, who owes whom, and the rankings with net results and final chips, labelled (a bare "$63.00"
+ * in a chat reads as winnings). The day, not the room code: the code means nothing once the night is
+ * over, the day tells one week's results from the next.
  */
 export function resultsText(room: Room, ranking: Standing[]): string {
   const settlements = settlementsOf(ranking);
+  const { endedAt } = room.gameState;
+  const day =
+    endedAt === null
+      ? null
+      : new Date(endedAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
   return [
-    t.shareHeading(room.roomCode),
+    t.shareHeading(day),
     headline(ranking),
     '',
     `${t.settlements}:`,
@@ -90,9 +97,13 @@ export function resultsText(room: Room, ranking: Standing[]): string {
     '',
     `${t.rankings}:`,
     // As the screen's rankings: "(left)" after everyone who left, whether or not a name is shared.
-    ...ranking.map(
-      (s, i) =>
-        `${i + 1}. ${s.name}${s.left ? ` ${t.left}` : ''} ${formatCents(s.finalChips)} (${signed(s.netResult)})`,
+    ...ranking.map((s, i) =>
+      t.shareRanking(
+        i + 1,
+        `${s.name}${s.left ? ` ${t.left}` : ''}`,
+        signed(s.netResult),
+        formatCents(s.finalChips),
+      ),
     ),
   ].join('\n');
 }

@@ -61,7 +61,7 @@ export const faq = {
     },
     {
       q: 'Someone is stepping away for a while. Do they keep paying blinds?',
-      a: 'No. They tap the leave button and choose "Sit Out Instead" (or the host does it from the remove button): they keep their seat and chips and are dealt out from the next hand, blinds included, until they tap "I\'m Back".',
+      a: 'No. They tap the leave button and choose "Sit Out Instead" (or the host does it from the remove button): they keep their seat and chips and are dealt out from the next hand, blinds included, until they tap "I\'m Back". If their phone is what went away, the host brings them back from the same remove button.',
     },
     {
       q: 'What happens when someone goes all-in?',

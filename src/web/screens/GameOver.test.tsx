@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Room } from '../../engine/types';
 import { headline } from '../game/standings';
 import { actNow, started, step } from '../test/rooms';
 import { GameOver } from './GameOver';
@@ -194,11 +195,17 @@ describe('Game over: the results for the group chat (Copy Results, Share Results
     room = step(room, 'cal2', { type: 'join', name: 'Cal', startingChips: 2_000 });
     room = step(room, 'ana', { type: 'approve', playerId: 'cal2' });
     room = step(room, 'ben', { type: 'leave' });
-    return step(room, 'ana', { type: 'endGame' });
+    return onTheDay(step(room, 'ana', { type: 'endGame' }));
   }
 
+  /** The test rooms' clock is in 1970: the game ended at noon UTC on Nov 27, 2026 (the same day in every time zone the tests may run in). */
+  const onTheDay = (room: Room): Room => ({
+    ...room,
+    gameState: { ...room.gameState, endedAt: Date.UTC(2026, 10, 27, 12) },
+  });
+
   const TEXT = [
-    'Chipless results (room ABCDE)',
+    'Chipless results, Nov 27, 2026',
     "Ana Left em' all Chipless!",
     '',
     'Settlements:',
@@ -206,10 +213,10 @@ describe('Game over: the results for the group chat (Copy Results, Share Results
     'Ben owes Ana $1.00',
     '',
     'Rankings:',
-    '1. Ana $53.00 (+$3.00)',
-    '2. Ben (left) $49.00 (-$1.00)',
-    '3. Cal (left) $48.00 (-$2.00)',
-    '4. Cal $20.00 ($0.00)',
+    '1. Ana: net +$3.00, final chips $53.00',
+    '2. Ben (left): net -$1.00, final chips $49.00',
+    '3. Cal (left): net -$2.00, final chips $48.00',
+    '4. Cal: net $0.00, final chips $20.00',
   ].join('\n');
 
   it('copies the headline, who owes whom and the rankings as text, and says "Copied!"', async () => {
@@ -243,21 +250,21 @@ describe('Game over: the results for the group chat (Copy Results, Share Results
       return false;
     };
     Object.defineProperty(document, 'execCommand', { configurable: true, value: vi.fn(execCommand) });
-    const room = step(started(['Ana', 'Ben']), 'ana', { type: 'endGame' });
+    const room = onTheDay(step(started(['Ana', 'Ben']), 'ana', { type: 'endGame' }));
     render(<GameOver room={room} me="ana" onHome={() => {}} />);
     const copy = screen.getByRole('button', { name: 'Copy Results' });
     await act(async () => fireEvent.click(copy));
     expect(tried).toEqual([
       [
-        'Chipless results (room ABCDE)',
+        'Chipless results, Nov 27, 2026',
         "It's a Tie! Nobody left Chipless!",
         '',
         'Settlements:',
         'No settlements needed.',
         '',
         'Rankings:',
-        '1. Ana $50.00 ($0.00)',
-        '2. Ben $50.00 ($0.00)',
+        '1. Ana: net $0.00, final chips $50.00',
+        '2. Ben: net $0.00, final chips $50.00',
       ].join('\n'),
     ]);
     expect(copy.textContent).toBe('Copy Results');

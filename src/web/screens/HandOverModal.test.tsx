@@ -93,10 +93,10 @@ describe('the host leaving: hand over the host role first', () => {
     await act(async () => fireEvent.click(within(dialog()).getByRole('button', { name: 'Sit Out Instead' })));
     expect(send.mock.calls).toEqual([[{ type: 'sitOut', away: true }]]);
     expect(screen.queryByRole('dialog')).toBeNull();
-    // Sitting out, the host still has the host's controls, and the dock's I'm Back.
+    // Sitting out, the host still has the host's controls, and the dock's Stay In (still in this hand).
     update(step(room, 'ana', { type: 'sitOut', away: true }));
     expect(screen.getByRole('region', { name: 'Host controls' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: "I'm Back" })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Stay In' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
     expect(within(dialog()).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
   });

@@ -221,28 +221,38 @@ export function ConfirmRemove({
   player,
   send,
   onClose,
-  offerSitOut = false,
+  sitOut,
 }: {
   player: Player;
   send: (command: Command) => Promise<Ack<unknown>>;
   onClose: () => void;
-  /** At the table: "Sit Out Instead" for a player who is only away for a while (engine `sitOut`). */
-  offerSitOut?: boolean;
+  /**
+   * At the table (engine `sitOut`): 'offer' is "Sit Out Instead" for a player who is only away for a
+   * while; 'bringBack' is "Bring Back Instead" for one sitting out, whose phone may be what is away.
+   */
+  sitOut?: 'offer' | 'bringBack';
 }) {
+  const away = sitOut === 'offer' ? true : sitOut === 'bringBack' ? false : null;
   return (
     <ConfirmModal
       title={t.removeTitle}
-      text={player.name}
+      text={
+        sitOut === 'offer'
+          ? `${player.name}. ${table.removeOrSitOut}`
+          : sitOut === 'bringBack'
+            ? table.removeOrBringBack(player.name)
+            : player.name
+      }
       confirmLabel={t.removeConfirm}
       danger
       onConfirm={() => send({ type: 'remove', playerId: player.id })}
       alternative={
-        offerSitOut
-          ? {
-              label: table.sitOutInstead,
-              onConfirm: () => send({ type: 'sitOut', away: true, playerId: player.id }),
+        away === null
+          ? undefined
+          : {
+              label: away ? table.sitOutInstead : table.bringBackInstead,
+              onConfirm: () => send({ type: 'sitOut', away, playerId: player.id }),
             }
-          : undefined
       }
       onClose={onClose}
     />

@@ -15,10 +15,12 @@ interface Props {
   onClose: () => void;
   /** A line above the fields (at the table: the new blinds apply from the next hand). */
   note?: string;
+  /** The dialog's title: the name of the button that opened it ("Change Blinds" at the table). */
+  title?: string;
 }
 
 /** "Game Settings" (host): small and big blind in dollars, from the lobby or the table (TableFoot.tsx). */
-export function SettingsModal({ settings, send, onClose, note }: Props) {
+export function SettingsModal({ settings, send, onClose, note, title = t.title }: Props) {
   // What the host typed; a field not typed in shows the room's blind as it is now, so blinds saved
   // meanwhile from the host's other tab show here and a Save does not quietly put the old ones back.
   const [typedSmall, setSmall] = useState<string | null>(null);
@@ -50,7 +52,7 @@ export function SettingsModal({ settings, send, onClose, note }: Props) {
   };
 
   return (
-    <Modal title={t.title} onClose={onClose}>
+    <Modal title={title} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
         {note ? <p className="muted">{note}</p> : null}
         <Field

@@ -16,6 +16,9 @@ const seatTags = (name: string) =>
       .querySelectorAll('.seat-numbers .tag'),
   ).map((tag) => tag.textContent);
 
+/** What the dock's live region (always there, so a change is read out) says of sitting out. */
+const liveAway = () => document.querySelector('.turn-status .sr-only')?.textContent ?? '';
+
 /** Ana deals, Ben SB, Cal BB; Ana and Ben fold: Cal wins, the hand is over. */
 const handOver = () => {
   let room = started(['Ana', 'Ben', 'Cal']);
@@ -41,8 +44,10 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     let room = step(started(['Ana', 'Ben', 'Cal']), 'ben', { type: 'sitOut', away: true });
     const { send, update } = showTable(room, 'ben');
     expect(seatTags('Ben')).toEqual(['Sits out next hand']);
-    const away = screen.getByRole('region', { name: "You're sitting out" });
-    expect(away.textContent).toBe("You're sitting outI'm Back");
+    // Still in this hand: the dock says what sitting out does from here, and Stay In undoes it.
+    const away = screen.getByRole('region', { name: 'You sit out from the next hand' });
+    expect(away.textContent).toBe('You sit out from the next handStay In');
+    expect(liveAway()).toBe('You sit out from the next hand');
     // Leaving now offers nothing more to sit out.
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
     const dialog = screen.getByRole('dialog', { name: 'Leave this game?' });
@@ -51,14 +56,42 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     // Ana folds, Ben folds his hand on the way out; Cal wins. The next hand is dealt without Ben.
     room = actNow(room, 'FOLD');
     room = actNow(room, 'FOLD');
+    update(room);
+    // Between hands, folded: still marked, the table sees who the next deal leaves out.
+    expect(seatTags('Ben')).toEqual(['Folded', 'Sitting out']);
     room = step(room, 'ana', { type: 'newHand' });
     update(room);
     expect(seatTags('Ben')).toEqual(['Sitting out']);
     expect(screen.queryByRole('region', { name: 'Your Turn' })).toBeNull();
-    await act(async () =>
-      fireEvent.click(within(screen.getByRole('region', { name: "You're sitting out" })).getByRole('button')),
-    );
+    const out = screen.getByRole('region', { name: "You're sitting out" });
+    expect(out.textContent).toBe("You're sitting outI'm Back");
+    expect(liveAway()).toBe("You're sitting out");
+    await act(async () => fireEvent.click(within(out).getByRole('button')));
     expect(send).toHaveBeenLastCalledWith({ type: 'sitOut', away: false });
+    update(step(room, 'ben', { type: 'sitOut', away: false }));
+    expect(screen.queryByRole('region', { name: "You're sitting out" })).toBeNull();
+    expect(liveAway()).toBe('');
+    expect(seatTags('Ben')).toEqual(['Joins next hand']);
+  });
+
+  it('seat tags of players the hand was dealt without: out of chips, seated after the deal', () => {
+    // Ana deals, Ben SB, Cal BB. Ana goes all-in, Ben folds, Cal calls all-in; Ana wins: Cal has $0.00.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    room = step(room, 'dan', { type: 'join', name: 'Dan', startingChips: 2_000 });
+    room = step(room, 'ana', { type: 'approve', playerId: 'dan' });
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    room = step(room, 'ana', { type: 'newHand' });
+    showTable(room, 'ana');
+    expect(seatTags('Cal')).toEqual(['Out of chips']);
+    expect(seatTags('Dan')).toEqual([]);
+    expect(seatTags('Ana')).toEqual([]);
+    // Rebought during a hand: dealt in from the next one.
+    cleanup();
+    showTable(step(room, 'ana', { type: 'rebuy', playerId: 'cal', amount: 1_000 }), 'ana');
+    expect(seatTags('Cal')).toEqual(['Joins next hand']);
   });
 
   it('the host: Sit Out Instead in the remove dialog, for a player not already sitting out', async () => {
@@ -80,6 +113,55 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     ).toBeNull();
   });
 
+  it('the host brings back a player sitting out (a phone gone flat) from the remove dialog', async () => {
+    const room = step(handOver(), 'ana', { type: 'sitOut', away: true, playerId: 'cal' });
+    const { send } = showTable(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Cal' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    expect(dialog.textContent).toContain(
+      'Cal is sitting out. Back at the table? Bring them back: they are dealt in from the next hand.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
+    await act(async () =>
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Bring Back Instead' })),
+    );
+    expect(send).toHaveBeenLastCalledWith({ type: 'sitOut', away: false, playerId: 'cal' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('the open remove dialog follows the player sitting out from their own phone', () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const { update } = showTable(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Cal' }));
+    const dialog = () => screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    expect(dialog().textContent).toContain(
+      'Cal. Only stepping away for a while? Sit them out: they keep their seat and chips.',
+    );
+    update(step(room, 'cal', { type: 'sitOut', away: true }));
+    expect(within(dialog()).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
+    expect(within(dialog()).getByRole('button', { name: 'Bring Back Instead' })).toBeTruthy();
+  });
+
+  it('a player with no chips who is not in the hand is not offered to sit out (there is nothing to keep)', () => {
+    // Ana deals, Ben SB, Cal BB. Ana goes all-in, Ben folds, Cal calls all-in; Ana wins: Cal has $0.00.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    showTable(room, 'cal');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    const leave = screen.getByRole('dialog', { name: 'Leave this game?' });
+    expect(leave.textContent).not.toContain('Sit out');
+    expect(within(leave).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
+    cleanup();
+    showTable(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Cal' }));
+    const remove = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    expect(remove.textContent).toContain('Cal');
+    expect(within(remove).queryByRole('button', { name: /Instead/ })).toBeNull();
+  });
+
   it('with one player left who is not sitting out: no New Hand, and the host is told why', () => {
     let room = handOver();
     room = step(room, 'ben', { type: 'sitOut', away: true });
@@ -90,6 +172,16 @@ describe('Table: sitting out (a player steps away for a while)', () => {
       'Only 1 player is inThe others are sitting out or out of chips. Bring a player back, rebuy or End Game to continue.',
     );
     expect(screen.queryByRole('button', { name: 'New Hand' })).toBeNull();
+  });
+
+  it('with nobody left who is not sitting out, the banner says so', () => {
+    let room = handOver();
+    for (const id of ['ana', 'ben', 'cal']) room = step(room, id, { type: 'sitOut', away: true });
+    showTable(room, 'ben');
+    const banner = screen.getAllByRole('status').find((s) => s.classList.contains('warning'))!;
+    expect(banner.textContent).toBe(
+      'Nobody is inEveryone is sitting out or out of chips. Bring a player back, rebuy or End Game to continue.',
+    );
   });
 
   it('the hand log says who sat out and who is back', () => {

@@ -128,7 +128,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const close = () => setOpen('none');
   // The spec lets the host remove a player at any time (section 4): at the table too, so a player who
   // walked away on their turn does not hold the hand up (the engine folds them and passes the turn).
-  const [removing, setRemoving] = useState<Player | null>(null);
+  const [removingId, setRemoving] = useState<string | null>(null);
+  // As the room is now: the dialog's offer follows the player sitting out or coming back meanwhile.
+  const removing = removingId ? room.players[removingId] : undefined;
   const act = useAction(online);
   const host = useAction(online);
   // The dock's error belongs to the room as it was when the button was pressed. Once the room has
@@ -147,7 +149,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // left or was removed from another phone) closes itself.
   if (((open === 'raise' || open === 'fold') && !myTurn) || (open === 'winner' && !undecided))
     setOpen('none');
-  if (removing && !room.players[removing.id]) setRemoving(null);
+  if (removingId && !removing) setRemoving(null);
 
   useTurnBuzz(myTurn);
   useWakeLock(true);
@@ -166,7 +168,11 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const chipless = !!mine && mine.isApproved && mine.stack === 0 && handDone;
   const onlyOneFunded = handDone && funded.length < 2;
   const onlyOneIn = handDone && !onlyOneFunded && dealable.length < 2;
-  const canSitOut = mine?.isApproved === true && mine.away !== true;
+  // Sitting out keeps a seat and chips: nothing to keep for a player with none who is not in the hand.
+  const canSitOut =
+    !!mine && mine.isApproved && mine.away !== true && (mine.stack > 0 || (inHand && !handDone));
+  // The dock's line for a player sitting out: still in this hand, they sit out from the next one.
+  const awayNext = !!mine?.away && inHand;
 
   return (
     <main className={myTurn ? 'screen table my-turn' : 'screen table'}>
@@ -233,8 +239,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       ) : null}
       {onlyOneIn ? (
         <div className="banner warning" role="status">
-          <strong>{t.onlyOneIn}</strong>
-          <span>{t.onlyOneInText}</span>
+          <strong>{t.onlyIn(dealable.length)}</strong>
+          <span>{t.onlyInText(dealable.length)}</span>
         </div>
       ) : null}
 
@@ -247,7 +253,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             online={presence[p.id] ?? false}
             turn={gs.currentTurnPlayerId === p.id}
             winner={gs.winnerIds.includes(p.id)}
-            onRemove={isHost && !p.isHost ? () => setRemoving(p) : undefined}
+            onRemove={isHost && !p.isHost ? () => setRemoving(p.id) : undefined}
           />
         ))}
       </ul>
@@ -292,6 +298,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           ) : (
             <WaitingLine room={room} isHost={isHost} turnPlayer={turnPlayer} />
           )}
+          {/* Sitting out is read out here too when it starts or changes (the host may have done it
+              from another phone); the line with I'm Back below appears with its text, unannounced. */}
+          {mine?.away ? <span className="sr-only">{awayNext ? t.awayNextTitle : t.awayTitle}</span> : null}
         </div>
         {myTurn && mine ? (
           <section className="actions" aria-label={t.yourTurn}>
@@ -330,15 +339,15 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
         {mine?.away ? (
           // One row: the dock stays short on a small phone (the leave dialog said what sitting out is).
-          <section className="away-line" aria-label={t.awayTitle}>
-            <strong>{t.awayTitle}</strong>
+          <section className="away-line" aria-label={awayNext ? t.awayNextTitle : t.awayTitle}>
+            <strong>{awayNext ? t.awayNextTitle : t.awayTitle}</strong>
             <button
               type="button"
               className="button primary"
               disabled={act.pending}
               onClick={() => press(act, { type: 'sitOut', away: false })}
             >
-              {t.imBack}
+              {awayNext ? t.stayIn : t.imBack}
             </button>
           </section>
         ) : null}
@@ -443,7 +452,14 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           player={removing}
           send={send}
           onClose={() => setRemoving(null)}
-          offerSitOut={removing.away !== true}
+          sitOut={
+            removing.away === true
+              ? 'bringBack'
+              : removing.isApproved &&
+                  (removing.stack > 0 || (removing.isActive && !removing.hasFolded && !handDone))
+                ? 'offer'
+                : undefined
+          }
         />
       ) : null}
       {open === 'leave' && isHost && me !== null ? (
@@ -527,12 +543,21 @@ function Seat({
         {winner ? <span className="tag winner-tag">{t.winner}</span> : null}
         {p.hasFolded ? <span className="tag">{t.folded}</span> : null}
         {p.isAllIn ? <span className="tag allin-tag">{t.allIn}</span> : null}
-        {/* Sitting out (the engine's sitOut): from the next hand while still in this one. */}
-        {p.away && p.isActive && !p.hasFolded ? <span className="tag">{t.sitsOutNext}</span> : null}
-        {!p.isActive && !p.hasFolded ? <span className="tag">{t.sittingOut}</span> : null}
+        {outTag(p) ? <span className="tag">{outTag(p)}</span> : null}
       </div>
     </li>
   );
+}
+
+/**
+ * Why a seat is not in the hand, or will not be in the next: sitting out (the engine's sitOut; "Sits
+ * out next hand" while still in this one, folded or not, so the table sees it before the next deal),
+ * out of chips, or seated after the deal (approved or rebought mid-hand). Null for a player in the hand.
+ */
+function outTag(p: Player): string | null {
+  if (p.away) return p.isActive && !p.hasFolded ? t.sitsOutNext : t.sittingOut;
+  if (p.isActive) return null;
+  return p.stack === 0 ? t.outOfChips : t.joinsNextHand;
 }
 
 function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean; turnPlayer?: Player }) {

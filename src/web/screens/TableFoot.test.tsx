@@ -16,7 +16,7 @@ describe('Table: the host changes the blinds during the game', () => {
     const { send } = showTable(threeWay(), 'ana');
     expect(foot().textContent).toBe('Hand #1Blinds $1.00 / $2.00Change Blinds');
     fireEvent.click(change()!);
-    const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
+    const dialog = screen.getByRole('dialog', { name: 'Change Blinds' });
     expect(dialog.textContent).toContain('New blinds apply from the next hand.');
     const small = within(dialog).getByLabelText('Small Blind') as HTMLInputElement;
     const big = within(dialog).getByLabelText('Big Blind') as HTMLInputElement;
@@ -67,7 +67,7 @@ describe('Table: the host changes the blinds during the game', () => {
     const room = threeWay();
     const { update } = showTable(room, 'ana');
     fireEvent.click(change()!);
-    expect(screen.getByRole('dialog', { name: 'Game Settings' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Change Blinds' })).toBeTruthy();
     const handedOver = step(room, 'ana', { type: 'makeHost', playerId: 'ben' });
     update(handedOver);
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -71,7 +71,14 @@ export function TableFoot({ room, isHost, send }: Props) {
         ) : null}
       </footer>
       {editing === 'blinds' && isHost ? (
-        <SettingsModal settings={next} send={send} onClose={() => setEditing(null)} note={t.blindsNextHand} />
+        <SettingsModal
+          settings={next}
+          send={send}
+          onClose={() => setEditing(null)}
+          note={t.blindsNextHand}
+          // Named as the button that opened it: a screen reader hears the name that was tapped.
+          title={t.changeBlinds}
+        />
       ) : null}
       {editing === 'seats' && isHost && seatsOpen ? (
         <SeatsModal room={room} send={send} onClose={() => setEditing(null)} />
