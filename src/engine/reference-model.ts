@@ -575,6 +575,18 @@ export function checkTransition(
           after.gameState.dealerSeat === own(after, dealer.id)?.joinedAt,
           'arrangeSeats: the button moved',
         );
+      // A last dealer who left: the button goes on to whoever sat on their left, in any new order.
+      const firstAfter = (r: Room, seat: number) => {
+        const s = seats(r.players);
+        return (s.find((p) => p.joinedAt > seat) ?? s[0])?.id;
+      };
+      const was = gs0.dealerSeat ?? null;
+      const now = after.gameState.dealerSeat ?? null;
+      if (before.status === 'PLAYING' && dealer === undefined && was !== null)
+        check(
+          now !== null && firstAfter(after, now) === firstAfter(before, was),
+          'arrangeSeats: the button skipped the departed dealer’s left',
+        );
       return;
     }
     case 'endGame': {

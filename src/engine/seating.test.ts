@@ -73,6 +73,35 @@ describe('arrangeSeats: the host puts the players in the order they sit', () => 
     });
   });
 
+  it('between hands after the dealer left: the button goes to whoever sat on their left, however the host lists the circle', () => {
+    // Hand 2: p1 deals, p2 SB, p3 BB. p1 goes home; p3 wins. Clockwise the table is p0, p2, p3.
+    let r = started([10_000, 10_000, 10_000, 10_000]);
+    r = play(r, ['p3', 'FOLD'], ['p0', 'FOLD'], ['p1', 'FOLD']);
+    r = run(r, 'p0', { type: 'newHand' });
+    expect(roles(r)).toEqual({ p1: 'DEALER', p2: 'SMALL_BLIND', p3: 'BIG_BLIND' });
+    r = run(r, 'p1', { type: 'leave' });
+    r = play(r, ['p0', 'FOLD'], ['p2', 'FOLD']);
+    const next = { p2: 'DEALER', p3: 'SMALL_BLIND', p0: 'BIG_BLIND' };
+    expect(roles(run(r, 'p0', { type: 'newHand' }))).toEqual(next);
+    // The same circle listed from p2 or from p3: the same next deal (it went to p3 when listed from p2).
+    for (const circle of [
+      ['p2', 'p3', 'p0'],
+      ['p3', 'p0', 'p2'],
+    ]) {
+      const same = run(r, 'p0', arrange(...circle));
+      expect(order(same)).toEqual(circle);
+      expect(roles(run(same, 'p0', { type: 'newHand' }))).toEqual(next);
+    }
+    // Another order: p2, who sat on the departed dealer's left, still deals; the blinds follow the new
+    // order after him.
+    const moved = run(r, 'p0', arrange('p0', 'p3', 'p2'));
+    expect(roles(run(moved, 'p0', { type: 'newHand' }))).toEqual({
+      p2: 'DEALER',
+      p0: 'SMALL_BLIND',
+      p3: 'BIG_BLIND',
+    });
+  });
+
   it('the same order changes nothing and logs nothing (the room is returned as it was)', () => {
     const room = lobby([10_000, 10_000, 10_000]);
     const res = runWithEvents(room, 'p0', arrange('p0', 'p1', 'p2'));

@@ -23,7 +23,9 @@ import type { Player } from './types';
  *   works unchanged. Players waiting for approval move behind the table, in the order they asked, so
  *   once approved they sit after the arranged players, as a newcomer does.
  * - Between hands the button stays with the player who dealt the last hand (`dealerSeat` follows
- *   them to their new seat), so New Hand moves it to whoever now sits on their left.
+ *   them to their new seat), so New Hand moves it to whoever now sits on their left. When that dealer
+ *   has left the table, New Hand gives it to whoever sat on their left (the departed dealer's seat
+ *   is taken to be just before that player's new one), however the host's list starts the circle.
  * - It changes no chips. It clears the undo point (undo.ts): an undo restores fields of the hand
  *   before, not the seats.
  */
@@ -43,7 +45,16 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
 
   // The seats as they are (increasing), dealt out again in the new order.
   const seats = now.map((id) => (d.players[id] as Player).joinedAt);
-  const dealer = d.room.status === 'PLAYING' ? now.find((_, i) => seats[i] === d.gs.dealerSeat) : undefined;
+  const lastDealerSeat = d.room.status === 'PLAYING' ? (d.gs.dealerSeat ?? null) : null;
+  const dealer = lastDealerSeat === null ? undefined : now.find((_, i) => seats[i] === lastDealerSeat);
+  // A last dealer who has left: the button goes on to whoever sat on their left (the first seat
+  // after theirs, round the table), so their seat is kept just before that player's in the new order.
+  // Their old seat number kept as it was would put them anywhere: the same circle listed from another
+  // player moved the button.
+  const onTheirLeft =
+    lastDealerSeat === null || dealer !== undefined
+      ? undefined
+      : (now.find((_, i) => (seats[i] as number) > lastDealerSeat) ?? now[0]);
   playerIds.forEach((id, i) => {
     edit(d, id).joinedAt = seats[i] as number;
   });
@@ -59,6 +70,12 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
   }
   d.seatCache = null;
   if (dealer !== undefined) d.gs.dealerSeat = (d.players[dealer] as Player).joinedAt;
+  if (onTheirLeft !== undefined) {
+    // The seat before theirs in the new order (the last seat when they sit first, which the button
+    // search passes round the table from).
+    const j = playerIds.indexOf(onTheirLeft);
+    d.gs.dealerSeat = seats[(j + seats.length - 1) % seats.length] as number;
+  }
   emit(d, {
     type: 'seatsArranged',
     playerIds: [...playerIds],
@@ -82,7 +99,9 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
  * - New Hand needs two players with chips who are not sitting out ('Need at least 2 players with chips
  *   who are not sitting out' when there would be two otherwise). The button skips them like a player
  *   without chips.
- * - It clears the undo point (undo.ts), as any other command does.
+ * - It keeps the undo point (undo.ts): `away` is nothing an undo restores, and it is read at the next
+ *   deal. (It cleared it until session 29's audit: any player could make a wrong award stick by
+ *   sitting out and back.)
  */
 export function sitOut(
   d: Draft,
