@@ -345,7 +345,7 @@ function nextMark(
     const prev = command.type === 'newHand' && mark !== null ? { ...mark, prev: null } : null;
     return { room: before, seq: before.nextEventSeq, prev };
   }
-  if (command.type === 'join' || command.type === 'updateSettings') return mark;
+  if (command.type === 'join' || command.type === 'updateSettings' || command.type === 'sitOut') return mark;
   if (command.type === 'undo') return mark?.prev ?? null;
   return null;
 }
@@ -380,7 +380,11 @@ function checkUndo(
   for (const id of Object.keys(was.players)) {
     // A latecomer still waiting then may have left or been denied since (that kept the point).
     if (!(id in after.players) && was.players[id]?.status === 'waiting_approval') continue;
-    check(JSON.stringify(after.players[id]) === JSON.stringify(was.players[id]), `undo: player ${id}`);
+    // Sitting out (kept the point) stays as it is now: no undo restores it.
+    const { away: awayAfter, ...kept } = after.players[id] ?? {};
+    const { away: _awayThen, ...then } = was.players[id] ?? {};
+    check(JSON.stringify(kept) === JSON.stringify(then), `undo: player ${id}`);
+    check(awayAfter === before.players[id]?.away, `undo: player ${id} away`);
   }
   for (const id of Object.keys(after.players))
     if (!(id in was.players))

@@ -208,6 +208,37 @@ describe('undo', () => {
     ]);
   });
 
+  it('survives sitting out and coming back, by the player or the host (regression: any player wiped it so)', () => {
+    // The host gives the pot to p1 by mistake; p1 sits out and back, and the host sits p2 out.
+    const showdown = checkedDownThreeWay(started([10_000, 10_000, 10_000]));
+    const wrong = run(showdown, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    let room = run(wrong, 'p1', { type: 'sitOut', away: true });
+    room = run(room, 'p1', { type: 'sitOut', away: false });
+    room = run(room, 'p0', { type: 'sitOut', away: true, playerId: 'p2' });
+    expect(room.undo).toEqual(wrong.undo);
+    const back = undo(room);
+    // The award is taken back to the cent; who sits out stays as it is now (no undo restores it).
+    expect({ ...back.players, p2: { ...back.players.p2, away: undefined } }).toEqual({
+      ...showdown.players,
+      p2: { ...showdown.players.p2, away: undefined },
+    });
+    expect(player(back, 'p2').away).toBe(true);
+    expect(back.gameState).toEqual(showdown.gameState);
+    const undone = takenBack(back.log);
+    expect(back.log.filter((e) => e.seq >= wrong.undo!.seq).map((e) => [e.type, undone(e)])).toEqual([
+      ['potAwarded', true],
+      ['handCompleted', true],
+      ['sitOutChanged', false],
+      ['sitOutChanged', false],
+      ['sitOutChanged', false],
+      ['undone', false],
+    ]);
+    // The right award; the next deal leaves p2 out.
+    const right = run(back, 'p0', { type: 'declareWinners', winnerIds: ['p2'] });
+    expect(player(right, 'p2').stack).toBe(10_400);
+    expect(player(run(right, 'p0', { type: 'newHand' }), 'p2').isActive).toBe(false);
+  });
+
   it.each<[string, (r: Room) => Room]>([
     [
       'an approval',

@@ -15,9 +15,11 @@
  *   Game or when players leave (results.ts autoEnd needs a departure: a player who loses every chip in a
  *   hand is still dealt into it), and neither can be undone. Should a command ever change them, it
  *   leaves no undo point rather than one that would put back half of it.
- * - A join (a new key in the players map), a change of blinds (settings, read at the next hand), and a
- *   player still waiting for approval leaving or denied touch nothing the point restores, so the point
- *   survives them: a latecomer asking to join does not cost the host their undo. Every other command
+ * - A join (a new key in the players map), a change of blinds (settings, read at the next hand), a
+ *   player sitting out or coming back (`away`, read at the next deal) and a player still waiting for
+ *   approval leaving or denied touch nothing the point restores, so the point survives them: a
+ *   latecomer asking to join does not cost the host their undo, nor does a player stepping out (until
+ *   session 29's audit, the winner of a wrong award could sit out and back and make it stick). Every other command
  *   clears it: approving, removing or a seated player leaving change who is at the table (and a
  *   departure moves chips into the ledger), End Game is a decision the host already confirmed, and an
  *   undo is not itself undone.
@@ -51,6 +53,7 @@ const UNDOABLE: ReadonlySet<Command['type']> = new Set([
 const KEEPS_UNDO: Partial<Record<Command['type'], GameEvent['type']>> = {
   join: 'playerJoined',
   updateSettings: 'settingsUpdated',
+  sitOut: 'sitOutChanged',
   leave: 'playerLeft',
   remove: 'playerRemoved',
 };
