@@ -279,7 +279,7 @@ describe("the host's undo", () => {
     const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
     await button(ann.page, 'Leave game').click();
     const ask = dialog(ann.page, 'Leave this game?');
-    await expectContains(ask, ["You're the host. Make someone else the host first"]);
+    await expectContains(ask, ["Leaving for good? You're the host: make someone else the host first"]);
     await ask.getByRole('radio', { name: 'Cat' }).check();
     await shot(ann.page, 'undo-05-hand-over', true);
     await button(ask, 'Make Cat the host').click();

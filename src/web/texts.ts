@@ -253,7 +253,7 @@ export const undo = {
  * game). Its dialog opens from the table's leave button, titled as the leave question.
  */
 export const handOver = {
-  text: "You're the host. Make someone else the host first, and the game goes on without you.",
+  text: "Leaving for good? You're the host: make someone else the host first, and the game goes on without you.",
   endInstead: 'To end the game for everyone, use End Game.',
   sitOut:
     'Only stepping away for a while, or running the table without playing? Sit out: you stay the host, keep your chips, and are dealt out until you are back.',

@@ -28,7 +28,7 @@ describe('the host leaving: hand over the host role first', () => {
     const { send, onLeave, update } = show(room, 'ana');
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
     expect(dialog().textContent).toContain(
-      "You're the host. Make someone else the host first, and the game goes on without you.",
+      "Leaving for good? You're the host: make someone else the host first, and the game goes on without you.",
     );
     expect(dialog().textContent).toContain('To end the game for everyone, use End Game.');
     expect(
@@ -90,6 +90,10 @@ describe('the host leaving: hand over the host role first', () => {
     expect(dialog().textContent).toContain(
       'Only stepping away for a while, or running the table without playing? Sit out: you stay the host, keep your chips, and are dealt out until you are back.',
     );
+    // First: the host steps away many times a night and leaves once (a full table's hand-over list
+    // would push it under the fold).
+    const text = dialog().textContent ?? '';
+    expect(text.indexOf('Only stepping away')).toBeLessThan(text.indexOf('Leaving for good?'));
     await act(async () => fireEvent.click(within(dialog()).getByRole('button', { name: 'Sit Out Instead' })));
     expect(send.mock.calls).toEqual([[{ type: 'sitOut', away: true }]]);
     expect(screen.queryByRole('dialog')).toBeNull();

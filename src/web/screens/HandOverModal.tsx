@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { betweenHands } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { FormSubmit, useAction } from '../components/forms';
@@ -32,9 +33,34 @@ export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
     await run(() => send({ type: 'makeHost', playerId: next.id }));
   };
 
+  const mine = room.players[me];
+  // As for every player (Table.tsx): nothing to keep for a host with no chips who is not in the hand.
+  const canSitOut =
+    mine !== undefined &&
+    mine.away !== true &&
+    (mine.stack > 0 || (mine.isActive && !mine.hasFolded && !betweenHands(room.gameState)));
+
   return (
     <Modal title={table.leaveTitle} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
+        {/* Stepping away, or running the table without playing: the host sits out and stays the host.
+            First: a host steps away many times a night and leaves once, and with a full table the
+            hand-over's list would push this under the fold of a small phone. */}
+        {canSitOut ? (
+          <>
+            <p className="modal-text">{t.sitOut}</p>
+            <button
+              type="button"
+              className="button secondary block"
+              disabled={pending}
+              onClick={async () => {
+                if (await run(() => send({ type: 'sitOut', away: true }))) onClose();
+              }}
+            >
+              {table.sitOutInstead}
+            </button>
+          </>
+        ) : null}
         {others.length === 0 ? (
           <p className="modal-text">{t.nobody}</p>
         ) : (
@@ -65,22 +91,6 @@ export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
             <p className="muted">{t.endInstead}</p>
           </>
         )}
-        {/* Stepping away, or running the table without playing: the host sits out and stays the host. */}
-        {room.players[me]?.away !== true ? (
-          <>
-            <p className="muted">{t.sitOut}</p>
-            <button
-              type="button"
-              className="button secondary block"
-              disabled={pending}
-              onClick={async () => {
-                if (await run(() => send({ type: 'sitOut', away: true }))) onClose();
-              }}
-            >
-              {table.sitOutInstead}
-            </button>
-          </>
-        ) : null}
       </form>
     </Modal>
   );
