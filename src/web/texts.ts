@@ -218,8 +218,9 @@ export const table = {
   sitsOutNext: 'Sits out next hand',
   /** Fewer than two players the next deal would take (with chips, not sitting out): 0 or 1. */
   onlyIn: (n: number) => (n === 0 ? 'Nobody is in' : 'Only 1 player is in'),
-  onlyInText: (n: number) =>
-    `${n === 0 ? 'Everyone is' : 'The others are'} sitting out or out of chips. Bring a player back, rebuy or End Game to continue.`,
+  /** The host is told where bringing a player back is: their seat's button (the remove dialog). */
+  onlyInText: (n: number, host: boolean) =>
+    `${n === 0 ? 'Everyone is' : 'The others are'} sitting out or out of chips. Bring a player back${host ? ' (the button on their seat)' : ''}, rebuy or End Game to continue.`,
   bettingComplete: 'Betting Complete',
   allPlayersAllIn: 'All Players All-In',
   hostCanDeclare: 'Host can now declare the winner',

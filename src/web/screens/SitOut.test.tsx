@@ -169,7 +169,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     showTable(room, 'ana');
     const banner = screen.getAllByRole('status').find((s) => s.classList.contains('warning'))!;
     expect(banner.textContent).toBe(
-      'Only 1 player is inThe others are sitting out or out of chips. Bring a player back, rebuy or End Game to continue.',
+      'Only 1 player is inThe others are sitting out or out of chips. Bring a player back (the button on their seat), rebuy or End Game to continue.',
     );
     expect(screen.queryByRole('button', { name: 'New Hand' })).toBeNull();
   });

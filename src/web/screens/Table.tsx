@@ -240,7 +240,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {onlyOneIn ? (
         <div className="banner warning" role="status">
           <strong>{t.onlyIn(dealable.length)}</strong>
-          <span>{t.onlyInText(dealable.length)}</span>
+          <span>{t.onlyInText(dealable.length, isHost)}</span>
         </div>
       ) : null}
 
