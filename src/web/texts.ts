@@ -207,8 +207,11 @@ export const table = {
   sitOutInstead: 'Sit Out Instead',
   /** The host's remove dialog at the table (Lobby.tsx ConfirmRemove), after the player's name. */
   removeOrSitOut: 'Only stepping away for a while? Sit them out: they keep their seat and chips.',
-  removeOrBringBack: (name: string) =>
-    `${name} is sitting out. Back at the table? Bring them back: they are dealt in from the next hand.`,
+  /** `inHand`: they sat out during the hand they are still playing, and are dealt out from the next. */
+  removeOrBringBack: (name: string, inHand: boolean) =>
+    inHand
+      ? `${name} sits out from the next hand. Staying after all? Bring them back: they are dealt in as before.`
+      : `${name} is sitting out. Back at the table? Bring them back: they are dealt in from the next hand.`,
   bringBackInstead: 'Bring Back Instead',
   awayTitle: "You're sitting out",
   imBack: "I'm Back",

@@ -228,20 +228,21 @@ export function ConfirmRemove({
   onClose: () => void;
   /**
    * At the table (engine `sitOut`): 'offer' is "Sit Out Instead" for a player who is only away for a
-   * while; 'bringBack' is "Bring Back Instead" for one sitting out, whose phone may be what is away.
+   * while; 'bringBack' is "Bring Back Instead" for one sitting out, whose phone may be what is away
+   * ('bringBackInHand': one who sat out during the hand they are still in).
    */
-  sitOut?: 'offer' | 'bringBack';
+  sitOut?: 'offer' | 'bringBack' | 'bringBackInHand';
 }) {
-  const away = sitOut === 'offer' ? true : sitOut === 'bringBack' ? false : null;
+  const away = sitOut === undefined ? null : sitOut === 'offer';
   return (
     <ConfirmModal
       title={t.removeTitle}
       text={
         sitOut === 'offer'
           ? `${player.name}. ${table.removeOrSitOut}`
-          : sitOut === 'bringBack'
-            ? table.removeOrBringBack(player.name)
-            : player.name
+          : sitOut === undefined
+            ? player.name
+            : table.removeOrBringBack(player.name, sitOut === 'bringBackInHand')
       }
       confirmLabel={t.removeConfirm}
       danger

@@ -138,6 +138,10 @@ describe('Table: sitting out (a player steps away for a while)', () => {
       'Cal. Only stepping away for a while? Sit them out: they keep their seat and chips.',
     );
     update(step(room, 'cal', { type: 'sitOut', away: true }));
+    // Cal (the big blind) is still in this hand.
+    expect(dialog().textContent).toContain(
+      'Cal sits out from the next hand. Staying after all? Bring them back: they are dealt in as before.',
+    );
     expect(within(dialog()).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
     expect(within(dialog()).getByRole('button', { name: 'Bring Back Instead' })).toBeTruthy();
   });

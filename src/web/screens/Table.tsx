@@ -131,6 +131,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const [removingId, setRemoving] = useState<string | null>(null);
   // As the room is now: the dialog's offer follows the player sitting out or coming back meanwhile.
   const removing = removingId ? room.players[removingId] : undefined;
+  // Still in the hand being played (sitting out takes them out from the next one).
+  const removingInHand =
+    !!removing && removing.isActive && !removing.hasFolded && !betweenHands(room.gameState);
   const act = useAction(online);
   const host = useAction(online);
   // The dock's error belongs to the room as it was when the button was pressed. Once the room has
@@ -454,9 +457,10 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           onClose={() => setRemoving(null)}
           sitOut={
             removing.away === true
-              ? 'bringBack'
-              : removing.isApproved &&
-                  (removing.stack > 0 || (removing.isActive && !removing.hasFolded && !handDone))
+              ? removingInHand
+                ? 'bringBackInHand'
+                : 'bringBack'
+              : removing.isApproved && (removing.stack > 0 || removingInHand)
                 ? 'offer'
                 : undefined
           }
