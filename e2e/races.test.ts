@@ -15,7 +15,8 @@
  *   Bob gets 150 (Ann 4950, Bob 5100; Dan left with 4950).
  *   Between hands tab 1 arranges the seats (Bob, Ann): every phone lists Bob first and logs it. Tab 1
  *   Bob sits out from his leave button: no New Hand in either tab ("Only 1 player is in") until his
- *   "Stay In". Tab 1 opens Arrange Seats again and tab 2 deals: tab 1's dialog goes (the seats change
+ *   "Stay In"; again, and tab 2's open remove dialog, asked before, offers "Bring Back Instead", which
+ *   brings him back. Tab 1 opens Arrange Seats again and tab 2 deals: tab 1's dialog goes (the seats change
  *   between hands only).
  *   Hand 2 (heads-up, Bob D/SB, as before: the button goes on from Ann): Bob opens Raise and types an amount; tab 1 opens the End Game
  *   confirmation; tab 2 ends the game. Every phone is on the game-over screen with no dialog: "Bob Left
@@ -216,6 +217,21 @@ describe('races between phones', () => {
       await expectHidden(button(hostControls(page), 'New Hand'));
     }
     await button(away, 'Stay In').click();
+    await expectHidden(away);
+    for (const page of [ann.page, tab2]) {
+      await expectHidden(page.locator('.banner.warning'));
+      await expectVisible(button(hostControls(page), 'New Hand'));
+    }
+    // Again, and this time the host brings him back (his phone could be what went away): tab 2 has
+    // the remove dialog open when Bob sits out, and it changes its offer to Bring Back Instead.
+    await button(tab2, 'Remove Bob').click();
+    const remove = dialog(tab2, 'Remove this player from the game?');
+    await expectVisible(button(remove, 'Sit Out Instead'));
+    await button(bob.page, 'Leave game').click();
+    await button(dialog(bob.page, 'Leave this game?'), 'Sit Out Instead').click();
+    await expectVisible(away);
+    await button(remove, 'Bring Back Instead').click();
+    await expectHidden(remove);
     await expectHidden(away);
     for (const page of [ann.page, tab2]) {
       await expectHidden(page.locator('.banner.warning'));
