@@ -1,4 +1,4 @@
-import { seatOrder as approvedInSeatOrder, potTotal as sumPots } from '../../engine';
+import { seatOrder as approvedInSeatOrder, betweenHands, potTotal as sumPots } from '../../engine';
 import type { Player, Pot, Room, Stage } from '../../engine/types';
 
 /**
@@ -42,6 +42,19 @@ export function potTotal(room: Room): number {
 /** Players still holding cards in this hand (dealt in and not folded). */
 export function playersInHand(room: Room): Player[] {
   return approvedPlayers(room).filter((p) => p.isActive && !p.hasFolded);
+}
+
+/** Whether `p` is still playing the hand on the table (dealt in, not folded, before it is over). */
+export function playingHand(room: Room, p: Player): boolean {
+  return p.isActive && !p.hasFolded && !betweenHands(room.gameState);
+}
+
+/**
+ * Whether sitting out would keep anything for `p` (the leave and remove dialogs offer it then): chips,
+ * or a hand they are still playing. A player with neither is dealt in again by a rebuy.
+ */
+export function canKeepSeat(room: Room, p: Player): boolean {
+  return p.isApproved && p.away !== true && (p.stack > 0 || playingHand(room, p));
 }
 
 /** Players with chips behind. */

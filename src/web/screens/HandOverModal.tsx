@@ -1,10 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import { betweenHands } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
-import { approvedPlayers } from '../game/view';
+import { approvedPlayers, canKeepSeat } from '../game/view';
 import { handOver as t, table } from '../texts';
 
 export interface HandOverModalProps {
@@ -35,10 +34,7 @@ export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
 
   const mine = room.players[me];
   // As for every player (Table.tsx): nothing to keep for a host with no chips who is not in the hand.
-  const canSitOut =
-    mine !== undefined &&
-    mine.away !== true &&
-    (mine.stack > 0 || (mine.isActive && !mine.hasFolded && !betweenHands(room.gameState)));
+  const canSitOut = mine !== undefined && canKeepSeat(room, mine);
 
   return (
     <Modal title={table.leaveTitle} onClose={onClose}>

@@ -21,10 +21,12 @@ import { canRaise } from '../game/raise';
 import {
   approvedPlayers,
   COMMUNITY_CARDS,
+  canKeepSeat,
   fundedPlayers,
   livePots,
   pendingPlayers,
   playersInHand,
+  playingHand,
   potNumber,
   potTotal,
 } from '../game/view';
@@ -131,9 +133,6 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const [removingId, setRemoving] = useState<string | null>(null);
   // As the room is now: the dialog's offer follows the player sitting out or coming back meanwhile.
   const removing = removingId ? room.players[removingId] : undefined;
-  // Still in the hand being played (sitting out takes them out from the next one).
-  const removingInHand =
-    !!removing && removing.isActive && !removing.hasFolded && !betweenHands(room.gameState);
   const act = useAction(online);
   const host = useAction(online);
   // The dock's error belongs to the room as it was when the button was pressed. Once the room has
@@ -172,8 +171,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const onlyOneFunded = handDone && funded.length < 2;
   const onlyOneIn = handDone && !onlyOneFunded && dealable.length < 2;
   // Sitting out keeps a seat and chips: nothing to keep for a player with none who is not in the hand.
-  const canSitOut =
-    !!mine && mine.isApproved && mine.away !== true && (mine.stack > 0 || (inHand && !handDone));
+  const canSitOut = !!mine && canKeepSeat(room, mine);
   // The dock's line for a player sitting out: still in this hand, they sit out from the next one.
   const awayNext = !!mine?.away && inHand;
 
@@ -457,10 +455,10 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           onClose={() => setRemoving(null)}
           sitOut={
             removing.away === true
-              ? removingInHand
+              ? playingHand(room, removing)
                 ? 'bringBackInHand'
                 : 'bringBack'
-              : removing.isApproved && (removing.stack > 0 || removingInHand)
+              : canKeepSeat(room, removing)
                 ? 'offer'
                 : undefined
           }
@@ -505,6 +503,7 @@ function Seat({
   onRemove?: () => void;
 }) {
   const badge = t.badges[p.role];
+  const out = outTag(p);
   const classes = ['seat', turn && 'turn', winner && 'winner', p.hasFolded && 'folded', !p.isActive && 'out']
     .filter(Boolean)
     .join(' ');
@@ -547,7 +546,7 @@ function Seat({
         {winner ? <span className="tag winner-tag">{t.winner}</span> : null}
         {p.hasFolded ? <span className="tag">{t.folded}</span> : null}
         {p.isAllIn ? <span className="tag allin-tag">{t.allIn}</span> : null}
-        {outTag(p) ? <span className="tag">{outTag(p)}</span> : null}
+        {out ? <span className="tag">{out}</span> : null}
       </div>
     </li>
   );
@@ -555,8 +554,9 @@ function Seat({
 
 /**
  * Why a seat is not in the hand, or will not be in the next: sitting out (the engine's sitOut; "Sits
- * out next hand" while still in this one, folded or not, so the table sees it before the next deal),
- * out of chips, or seated after the deal (approved or rebought mid-hand). Null for a player in the hand.
+ * out next hand" while still holding cards in this one, then "Sitting out", folded or not: between
+ * hands the table sees who the next deal leaves out), out of chips, or seated after the deal (approved
+ * or rebought mid-hand). Null for a player in the hand.
  */
 function outTag(p: Player): string | null {
   if (p.away) return p.isActive && !p.hasFolded ? t.sitsOutNext : t.sittingOut;
