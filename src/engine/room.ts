@@ -186,7 +186,9 @@ export function nextJoinedAt(d: Draft): number {
     const p = d.players[id];
     if (p !== undefined && p.joinedAt > last) last = p.joinedAt;
   }
-  return Math.max(d.now, last + 1);
+  // A whole number (seats are): the button's seat is half a seat before a player's once the host has
+  // arranged the seats after its dealer left (seating.ts).
+  return Math.max(d.now, Math.floor(last) + 1);
 }
 
 /** Everything bought in so far: the investments of everyone in the room and of those who left. */

@@ -100,6 +100,15 @@ describe('arrangeSeats: the host puts the players in the order they sit', () => 
       p0: 'SMALL_BLIND',
       p3: 'BIG_BLIND',
     });
+    // Arranged twice (a host putting a slip right): still p2. The seat kept for the departed dealer is
+    // no seated player's, so the second arrangement does not take the player before it for the dealer.
+    const twice = run(run(r, 'p0', arrange('p2', 'p3', 'p0')), 'p0', arrange('p0', 'p3', 'p2'));
+    expect(order(twice)).toEqual(['p0', 'p3', 'p2']);
+    expect(roles(run(twice, 'p0', { type: 'newHand' }))).toEqual({
+      p2: 'DEALER',
+      p0: 'SMALL_BLIND',
+      p3: 'BIG_BLIND',
+    });
   });
 
   it('the same order changes nothing and logs nothing (the room is returned as it was)', () => {

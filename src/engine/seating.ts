@@ -25,7 +25,8 @@ import type { Player } from './types';
  * - Between hands the button stays with the player who dealt the last hand (`dealerSeat` follows
  *   them to their new seat), so New Hand moves it to whoever now sits on their left. When that dealer
  *   has left the table, New Hand gives it to whoever sat on their left (the departed dealer's seat
- *   is taken to be just before that player's new one), however the host's list starts the circle.
+ *   becomes half a seat before that player's new one, a seat nobody holds), however the host's list
+ *   starts the circle and however often the host arranges.
  * - It changes no chips. It clears the undo point (undo.ts): an undo restores fields of the hand
  *   before, not the seats.
  */
@@ -48,7 +49,8 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
   const lastDealerSeat = d.room.status === 'PLAYING' ? (d.gs.dealerSeat ?? null) : null;
   const dealer = lastDealerSeat === null ? undefined : now.find((_, i) => seats[i] === lastDealerSeat);
   // A last dealer who has left: the button goes on to whoever sat on their left (the first seat
-  // after theirs, round the table), so their seat is kept just before that player's in the new order.
+  // after theirs, round the table), so their seat is kept just before that player's in the new order
+  // (for a player in the first seat, before every seat: the button search goes round from the last).
   // Their old seat number kept as it was would put them anywhere: the same circle listed from another
   // player moved the button.
   const onTheirLeft =
@@ -70,12 +72,11 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
   }
   d.seatCache = null;
   if (dealer !== undefined) d.gs.dealerSeat = (d.players[dealer] as Player).joinedAt;
-  if (onTheirLeft !== undefined) {
-    // The seat before theirs in the new order (the last seat when they sit first, which the button
-    // search passes round the table from).
-    const j = playerIds.indexOf(onTheirLeft);
-    d.gs.dealerSeat = seats[(j + seats.length - 1) % seats.length] as number;
-  }
+  // Half a seat before theirs: between them and the player before them, a seat nobody holds (seats
+  // are whole numbers), so a later arrangement still finds no dealer and keeps it before the same
+  // player. (The seat of the player before them, tried first, made a second arrangement take that
+  // player for the dealer.)
+  if (onTheirLeft !== undefined) d.gs.dealerSeat = (d.players[onTheirLeft] as Player).joinedAt - 0.5;
   emit(d, {
     type: 'seatsArranged',
     playerIds: [...playerIds],

@@ -132,6 +132,8 @@ export interface GameState {
   winnerIds: string[];
   /**
    * Seat (joinedAt) of the current dealer, so the button can move on even after the dealer left.
+   * Half a seat before a player's (seats are whole numbers) when the host arranged the seats after
+   * that dealer left: the button goes to that player next (seating.ts arrangeSeats).
    * Always set by the engine; optional only so hand-built fixtures stay valid.
    */
   dealerSeat?: number | null;
