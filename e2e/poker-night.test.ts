@@ -509,7 +509,14 @@ describe('a poker night on four phones', () => {
     await button(hostControls(ann.page), 'Rebuys').click();
     const rebuy = dialog(ann.page, 'Player Rebuy');
     await expectVisible(rebuy);
-    await rebuy.getByLabel('Player').selectOption({ label: 'Ann' });
+    // Ann, the only one at $0.00, is chosen already; each option shows the stack.
+    expect(await rebuy.getByLabel('Player').locator('option:checked').textContent()).toBe('Ann · $0.00');
+    expect(await rebuy.getByLabel('Player').locator('option').allTextContents()).toEqual([
+      'Choose a player...',
+      'Ann · $0.00',
+      'Bob · $71.85',
+      'Cat · $88.15',
+    ]);
     const amount = rebuy.getByLabel('Rebuy Amount');
     expect(await amount.getAttribute('placeholder')).toBe('25.00');
     await amount.fill('20');

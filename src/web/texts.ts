@@ -330,6 +330,8 @@ export const rebuy = {
   title: 'Player Rebuy',
   player: 'Player',
   choose: 'Choose a player...',
+  /** A player in the select, with their stack (ours). */
+  option: (name: string, stack: string) => `${name} · ${stack}`,
   amount: 'Rebuy Amount',
   placeholder: '25.00',
   submit: 'Add Chips',

@@ -67,3 +67,36 @@ describe('Rebuy modal: amounts', () => {
     expect(send).not.toHaveBeenCalled();
   });
 });
+
+describe('Rebuy modal: the player', () => {
+  const select = () =>
+    within(screen.getByRole('dialog', { name: 'Player Rebuy' })).getByLabelText(
+      'Player',
+    ) as HTMLSelectElement;
+  const options = () => Array.from(select().options).map((o) => o.textContent);
+
+  it('the one player at $0.00 is chosen already; every option shows the stack', async () => {
+    const send = vi.fn(async (_c: Command) => ({ ok: true, data: null }) as Ack<null>);
+    render(<RebuyModal room={afterShowdown()} send={send} onClose={() => {}} />);
+    expect(select().value).toBe('cal');
+    expect(options()).toEqual(['Choose a player...', 'Ana · $101.00', 'Ben · $49.00', 'Cal · $0.00']);
+    fireEvent.change(screen.getByLabelText('Rebuy Amount'), { target: { value: '50' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add Chips' })));
+    expect(send).toHaveBeenCalledWith({ type: 'rebuy', playerId: 'cal', amount: 5_000 });
+  });
+
+  it('nobody at $0.00, or two: the host chooses', () => {
+    render(<RebuyModal room={started(['Ana', 'Ben', 'Cal'])} send={vi.fn()} onClose={() => {}} />);
+    expect(select().value).toBe('');
+    cleanup();
+    // Ben and Cal both bust: Ana's all-in, called by both, wins it all.
+    let room = started(['Ana', 'Ben', 'Cal']);
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'CALL');
+    room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    render(<RebuyModal room={room} send={vi.fn()} onClose={() => {}} />);
+    expect(options()).toEqual(['Choose a player...', 'Ana · $150.00', 'Ben · $0.00', 'Cal · $0.00']);
+    expect(select().value).toBe('');
+  });
+});

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import { MAX_AMOUNT_CENTS } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
@@ -17,7 +18,13 @@ interface Props {
 export function RebuyModal({ room, send, onClose }: Props) {
   const players = approvedPlayers(room);
   const selectId = useId();
-  const [playerId, setPlayerId] = useState('');
+  // A rebuy is nearly always for the one player who just went bust: chosen already when there is
+  // exactly one at $0.00 (ours; the spec's select starts at "Choose a player...", still the first
+  // option). Two or more, or none, and the host chooses.
+  const [playerId, setPlayerId] = useState(() => {
+    const bust = players.filter((p) => p.stack === 0);
+    return bust.length === 1 ? (bust[0] as (typeof bust)[number]).id : '';
+  });
   const [amount, setAmount] = useState('');
   const { pending, error, setError, run } = useAction();
   // The last rebuy sent: the room's next log seq at that moment, the player and the amount. A rebuy
@@ -52,9 +59,10 @@ export function RebuyModal({ room, send, onClose }: Props) {
           <label htmlFor={selectId}>{t.player}</label>
           <select id={selectId} value={playerId} data-autofocus onChange={(e) => setPlayerId(e.target.value)}>
             <option value="">{t.choose}</option>
+            {/* With each stack: who is bust, or short, shows in the list itself. */}
             {players.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.name}
+                {t.option(p.name, formatCents(p.stack))}
               </option>
             ))}
           </select>
