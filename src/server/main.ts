@@ -1,13 +1,11 @@
 /**
  * Composition root (`npm start`): environment -> config -> store (SQLite: on the room thread,
- * thread-rooms.ts, unless ROOM_THREAD=false) -> web build (when missing) -> HTTP server ->
+ * thread-rooms.ts, unless ROOM_THREAD=false) -> web build (when missing or stale) -> HTTP server ->
  * application -> listen. SIGTERM/SIGINT stop it gracefully: no new connections or commands, queued
  * commands finish, sockets close, the store closes, exit 0. The room thread ending on its own ends
  * the process (exit 1): without it no room can be served, and the store keeps every acknowledged command.
  */
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { ServerOptions } from 'socket.io';
@@ -18,29 +16,11 @@ import { createLogger, type Logger } from './logger';
 import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
 import { type RoomThread, startRoomThread } from './thread-rooms';
+import { buildWebIfStale } from './web-build';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-
-/** Builds the web app with the repo's vite.config.ts when dist/web has no index.html. */
-async function buildWebIfMissing(logger: Logger): Promise<void> {
-  if (existsSync(join(DEFAULT_WEB_DIR, 'index.html'))) return;
-  logger.info('web app not built yet: running vite build');
-  const started = Date.now();
-  try {
-    const { build } = await import('vite');
-    await build({
-      configFile: join(REPO_ROOT, 'vite.config.ts'),
-      root: join(REPO_ROOT, 'src/web'),
-      logLevel: 'warn',
-    });
-    logger.info({ ms: Date.now() - started }, 'web app built');
-  } catch (err) {
-    // The API and realtime server still work; the pages answer 503 until a build succeeds.
-    logger.error({ err }, 'web build failed');
-  }
-}
 
 /** SESSION_SECRET, else the generated one: in DATA_DIR (SQLite) or shared through Redis. */
 async function resolveSessionSecret(config: Config): Promise<string> {
@@ -120,7 +100,7 @@ async function main(): Promise<void> {
     await warnAboutRedisDurability(config.redisUrl, !config.sessionSecret, logger);
   }
   const adapter = await createAdapter(config, logger);
-  if (!config.skipWebBuild) await buildWebIfMissing(logger);
+  if (!config.skipWebBuild) await buildWebIfStale(REPO_ROOT, DEFAULT_WEB_DIR, logger);
 
   const httpServer = createServer();
   const app: Application = createApplication(httpServer, {
