@@ -6,6 +6,13 @@ import { defineConfig } from 'vitest/config';
  * pure code and the server run in Node, React components in happy-dom.
  * Browser end-to-end tests have their own config (vitest.e2e.config.ts, `npm run test:e2e`).
  */
+/** Server suites that spawn server processes (the 'server-processes' project). */
+const PROCESS_SUITES = [
+  'src/server/main.test.ts',
+  'src/server/scale-out/*.test.ts',
+  'src/server/store/disk-full.test.ts',
+];
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -23,6 +30,20 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['src/server/**/*.test.ts'],
+          exclude: PROCESS_SUITES,
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // The heavy suites (DESIGN.md: in their own project): each starts the server as processes of its
+        // own, as `npm start` does (the composition root, the compiled build, two processes sharing
+        // Redis, SIGKILL mid-stream, a full disk). ~40 s of the run; `--project server` is quick without them.
+        extends: true,
+        test: {
+          name: 'server-processes',
+          include: PROCESS_SUITES,
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
