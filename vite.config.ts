@@ -17,6 +17,7 @@ export default defineConfig(({ command }) => {
   // development build (~60% more code, StrictMode's double effects), which `npm start` then served
   // from dist/web. Vite reads NODE_ENV for that after loading this file.
   if (command === 'build') process.env.NODE_ENV = 'production';
+  const api = `http://127.0.0.1:${process.env.PORT || '3000'}`;
   return {
     root: 'src/web',
     publicDir: 'public',
@@ -28,10 +29,11 @@ export default defineConfig(({ command }) => {
       cssTarget: BROWSER_FLOOR,
     },
     server: {
+      // `npm run dev`: the server's port, which it takes from PORT as `npm start` does (3000 unless set).
       proxy: {
-        '/socket.io': { target: 'http://127.0.0.1:3000', ws: true },
-        '/api': 'http://127.0.0.1:3000',
-        '/healthz': 'http://127.0.0.1:3000',
+        '/socket.io': { target: api, ws: true },
+        '/api': api,
+        '/healthz': api,
       },
     },
   };

@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: the server (tsx watch, restarts on change, on :3000 unless PORT says otherwise) and
- * Vite's dev server (hot reload; proxies /socket.io, /api and /healthz to the server, see vite.config.ts)
+ * Vite's dev server (hot reload; proxies /socket.io, /api and /healthz to the server on that same
+ * PORT, see vite.config.ts)
  * side by side. Ctrl-C stops both; if either exits, the other is stopped too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
