@@ -25,6 +25,7 @@ import { MSG } from './messages';
 /** How long the table must go without a command before a player may take over as host (3 minutes). */
 export const HOST_AWAY_MS = 180_000;
 
+/** makeHost (above): the host (`actorId`) hands the host role to `playerId`, a player at the table. */
 export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
   if (actorId !== d.room.hostId) return MSG.onlyHostMakeHost;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
@@ -36,6 +37,7 @@ export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
   return null;
 }
 
+/** claimHost (above): `actorId`, a player at the table, takes the host role after HOST_AWAY_MS idle. */
 export function claimHost(d: Draft, actorId: string): Outcome {
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   if (d.room.status !== 'PLAYING') return MSG.claimHostNotPlaying;

@@ -26,7 +26,6 @@ export const MSG = {
 
   // Players
   playerNotFound: 'Selected player not found',
-  alreadyApproved: 'Player is already approved',
 
   // Settings
   blindsRequired: 'Please enter both small and big blind amounts',

@@ -16,7 +16,7 @@ export const about = {
       paragraphs: [
         'One person hosts: they open a room on their phone and get a 5-character code. Everyone else joins from their own phone with that code, or by scanning the QR code in the lobby. No download, no sign-up.',
         'The app tracks every stack, posts the blinds, knows whose turn it is, builds side pots when someone goes all-in, and lets the host declare the winners at showdown.',
-        'When the night is over, the host ends the game and Chipless shows who owes whom, with the fewest payments possible.',
+        'When the night is over, the host ends the game and Chipless shows who owes whom: never more payments than there are players, less one.',
       ],
     },
     {
@@ -69,7 +69,7 @@ export const faq = {
     },
     {
       q: 'Can players buy more chips?',
-      a: 'Yes. The host can add chips to any player with "Rebuys". Rebuys count toward what that player put in, so the final settlement stays fair.',
+      a: 'Yes. The host can add chips to any player with "Rebuys": between hands, or to a player who is out of the hand on the table (chips cannot be added to a hand that is being played). Rebuys count toward what that player put in, so the final settlement stays fair.',
     },
     {
       q: 'What if the host has to leave early?',
@@ -81,7 +81,7 @@ export const faq = {
     },
     {
       q: 'How is the final settlement computed?',
-      a: "Each player's result is their final chips minus everything they bought in for. The biggest losers pay the biggest winners until everyone is square, so there are as few payments as possible.",
+      a: "Each player's result is their final chips minus everything they bought in for. The biggest loser pays the biggest winner, again and again, until everyone is square: each payment settles at least one player, so there are never more payments than there are players, less one.",
     },
     {
       q: 'Is Chipless free?',
