@@ -559,11 +559,13 @@ describe("Table: the host's undo", () => {
     room = actNow(room, 'RAISE', 600); // Ana
     room = actNow(room, 'FOLD'); // Ben
     const { rerender } = show(room, 'ben');
-    const fold = actNow(room, 'FOLD'); // Cal: Ana takes the $5.00 pot, $4.00 of her raise comes back
+    // Cal: Ana takes the $5.00 pot and $4.00 of her raise comes back: the $9.00 every screen showed.
+    expect(document.querySelector('.pot-line .pot .amount')!.textContent).toBe('$9.00');
+    const fold = actNow(room, 'FOLD');
     rerender(view(fold, 'ben', async () => ok));
     act(() => vi.advanceTimersByTime(500));
     expect(screen.getByText('Ana wins!')).toBeTruthy();
-    expect(document.querySelector('.win-card .amount')!.textContent).toBe('$5.00');
+    expect(document.querySelector('.win-card .amount')!.textContent).toBe('$9.00');
 
     const undone = step(fold, 'ana', { type: 'undo', seq: fold.undo!.seq });
     rerender(view(undone, 'ben', async () => ok));
@@ -576,7 +578,7 @@ describe("Table: the host's undo", () => {
     rerender(view(actNow(undone, 'FOLD'), 'ben', async () => ok));
     act(() => vi.advanceTimersByTime(500));
     expect(screen.getByText('Ana wins!')).toBeTruthy();
-    expect(document.querySelector('.win-card .amount')!.textContent).toBe('$5.00');
+    expect(document.querySelector('.win-card .amount')!.textContent).toBe('$9.00');
   });
 
   it('undoing New Hand brings the last hand back without playing its winner animation again', () => {

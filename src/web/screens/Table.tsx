@@ -55,6 +55,8 @@ type Open = 'none' | 'raise' | 'fold' | 'winner' | 'rebuy' | 'end' | 'leave';
 /**
  * When the last hand ended because everyone else folded: the winner and what they took. A fold the
  * host took back won nothing: its award is not counted, nor does it name the win (the engine's takenBack).
+ * What they took is the pot as every screen showed it: the award and the part of their own bet nobody
+ * called, which comes back to them (session 29: "wins! $2.50" under a pot of $4.50 started arguments).
  */
 function foldWin(room: Room): { key: string; name: string; amount: number } | null {
   const gs = room.gameState;
@@ -67,10 +69,15 @@ function foldWin(room: Room): { key: string; name: string; amount: number } | nu
       e.type === 'potAwarded' && e.reason === 'FOLD' && e.handNumber === gs.handNumber && !undone(e),
   );
   if (awards.length === 0) return null;
+  const winner = left[0]!;
+  const returned = room.log.filter(
+    (e): e is Extract<LoggedEvent, { type: 'betReturned' }> =>
+      e.type === 'betReturned' && e.playerId === winner.id && e.handNumber === gs.handNumber && !undone(e),
+  );
   return {
     key: `${gs.handNumber}-${awards[0]!.seq}`,
-    name: left[0]!.name,
-    amount: awards.reduce((sum, e) => sum + e.amount, 0),
+    name: winner.name,
+    amount: [...awards, ...returned].reduce((sum, e) => sum + e.amount, 0),
   };
 }
 
