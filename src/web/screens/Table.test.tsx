@@ -104,6 +104,20 @@ describe('Table', () => {
     expect(screen.getByRole('status').textContent).toBe("Ana's TurnWaiting for their action...");
   });
 
+  it("host: a latecomer's request shows above the seats, where the host sees it at the top of the table", async () => {
+    const room = step(threeWay(), 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });
+    const { send } = show(room, 'ana');
+    const card = screen.getByRole('region', { name: 'Waiting for Approval' });
+    const seats = screen.getByRole('list', { name: 'Hand #1' });
+    expect(card.compareDocumentPosition(seats) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(card.textContent).toContain('Wants to join with $50.00');
+    await act(async () => fireEvent.click(within(card).getByRole('button', { name: 'Approve Dee' })));
+    expect(send).toHaveBeenCalledWith({ type: 'approve', playerId: 'dee' });
+    cleanup();
+    show(room, 'ben');
+    expect(screen.queryByRole('region', { name: 'Waiting for Approval' })).toBeNull();
+  });
+
   it('host: the stage-advance button carries the next stage name', async () => {
     let room = threeWay();
     room = actNow(room, 'CALL');

@@ -252,6 +252,21 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         </div>
       ) : null}
 
+      {/* Above the seats, under the table's head: a latecomer standing by the table is seen at once,
+          not under the dock after six seats (the host audit of session 29 found it there, unseen). */}
+      {isHost && pending.length > 0 ? (
+        <section className="card pending-card" aria-labelledby="table-pending-title">
+          <h2 id="table-pending-title">{t.pendingTitle}</h2>
+          <PendingList
+            players={pending}
+            presence={presence}
+            send={send}
+            online={online}
+            version={snapshot.version}
+          />
+        </section>
+      ) : null}
+
       <ul className="seats" aria-label={t.hand(gs.handNumber)}>
         {seats.map((p) => (
           <Seat
@@ -266,18 +281,6 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         ))}
       </ul>
 
-      {isHost && pending.length > 0 ? (
-        <section className="card pending-card" aria-labelledby="table-pending-title">
-          <h2 id="table-pending-title">{t.pendingTitle}</h2>
-          <PendingList
-            players={pending}
-            presence={presence}
-            send={send}
-            online={online}
-            version={snapshot.version}
-          />
-        </section>
-      ) : null}
       {mine && !mine.isApproved ? <p className="muted center">{t.notSeated}</p> : null}
 
       <HandLog room={room} />
