@@ -121,6 +121,9 @@ describe("the host's undo", () => {
     await shot(ann.page, 'undo-02-question', true);
     await button(ask, 'Undo').click();
     await expectHidden(ask);
+    // Every phone is told, for 6 s, at the top of its dock.
+    for (const p of phones)
+      await expectText(p.page.locator('.dock .undo-notice'), 'Undone by the host: Bob raises to $6.37');
 
     await expectHand(
       {

@@ -595,6 +595,24 @@ describe("Table: the host's undo", () => {
     expect(document.querySelector('.win-card .amount')!.textContent).toBe('$9.00');
   });
 
+  it("every phone says what the host's undo took back, for 6 s; a reload does not say it again", () => {
+    vi.useFakeTimers();
+    const raised = actNow(threeWay(), 'RAISE', 600); // Ana
+    const { rerender } = show(raised, 'cal');
+    const undone = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
+    rerender(view(undone, 'cal', async () => ok));
+    const live = () => screen.getByRole('status').textContent;
+    expect(live()).toBe("Undone by the host: Ana raises to $6.00Ana's TurnWaiting for their action...");
+    act(() => vi.advanceTimersByTime(5_900));
+    expect(document.querySelector('.undo-notice')).not.toBeNull();
+    act(() => vi.advanceTimersByTime(100));
+    expect(live()).toBe("Ana's TurnWaiting for their action...");
+    // The table opened after the undo (a reload): nothing to tell.
+    cleanup();
+    show(undone, 'ben');
+    expect(document.querySelector('.undo-notice')).toBeNull();
+  });
+
   it('undoing New Hand brings the last hand back without playing its winner animation again', () => {
     vi.useFakeTimers();
     let room = threeWay();

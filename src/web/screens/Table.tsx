@@ -112,6 +112,35 @@ function useFoldWinAnimation(room: Room) {
   return shown;
 }
 
+/**
+ * "Undone by the host: Pot $6.00 to Bob" for 6 s on every phone when the host's undo lands: stacks
+ * change, and a change nobody is told about reads as the app losing chips (the host audit of session
+ * 29: Bob's stack dropped by $6.00 with nothing but a line in the closed hand log). An undo already on
+ * the log when the screen opened (a reload) is not told again.
+ */
+function useUndoNotice(room: Room): string | null {
+  let last: LoggedEvent | undefined;
+  // Not findLast: older than the browser floor (browser-support.test.ts).
+  for (let i = room.log.length - 1; i >= 0 && last === undefined; i--)
+    if (room.log[i]?.type === 'undone') last = room.log[i];
+  const seq = last?.seq ?? null;
+  const seen = useRef<number | null | undefined>(undefined);
+  if (seen.current === undefined) seen.current = seq;
+  const [shown, setShown] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the undo's seq, not every snapshot.
+  useEffect(() => {
+    if (seq === null || last === undefined || seq === seen.current) return;
+    seen.current = seq;
+    setShown(describeEvent(last));
+    const stop = setTimeout(() => setShown(null), UNDO_NOTICE_MS);
+    return () => clearTimeout(stop);
+  }, [seq]);
+  return shown;
+}
+
+/** How long every phone says what the host's undo took back. */
+const UNDO_NOTICE_MS = 6_000;
+
 /** The game table (status PLAYING). */
 export function Table({ snapshot, me, send, onLeave, online = true }: TableProps) {
   const { room, presence } = snapshot;
@@ -133,6 +162,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // Those the next deal takes: with chips and not sitting out (the engine's dealtIn).
   const dealable = funded.filter(dealtIn);
   const foldWinShown = useFoldWinAnimation(room);
+  const undoNotice = useUndoNotice(room);
   const [open, setOpen] = useState<Open>('none');
   const close = () => setOpen('none');
   // The spec lets the host remove a player at any time (section 4): at the table too, so a player who
@@ -295,6 +325,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         {/* One live region that is always there, so screen readers announce each turn change
             ("Your Turn", "Bob's Turn"); a region that appears along with its text is often not read. */}
         <div className="turn-status" role="status">
+          {undoNotice ? <p className="undo-notice">{undoNotice}</p> : null}
           {myTurn && mine ? (
             <p className="turn-title">
               {t.yourTurn}
