@@ -227,6 +227,9 @@ export const table = {
   bettingComplete: 'Betting Complete',
   allPlayersAllIn: 'All Players All-In',
   hostCanDeclare: 'Host can now declare the winner',
+  /** An all-in showdown before the river: the board cards still to turn over (ours). */
+  dealRest: (reached: 'PRE_FLOP' | 'FLOP' | 'TURN') =>
+    `Deal ${reached === 'PRE_FLOP' ? 'the flop, the turn and the river' : reached === 'FLOP' ? 'the turn and the river' : 'the river'} first.`,
   chipless: "You're Chipless!",
   chiplessText: 'Ask the host for a rebuy to get back in.',
   chiplessHost: 'You still manage the game as the host, and you can rebuy yourself.',

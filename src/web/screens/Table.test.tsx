@@ -229,6 +229,20 @@ describe('Table', () => {
     expect(within(dialog).getByRole('button', { name: 'Award Pot' })).toHaveProperty('disabled', true);
   });
 
+  it('an all-in showdown on the flop or the turn says which board cards are still to deal', () => {
+    let room = threeWay();
+    for (let i = 0; i < 3; i++) room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'advanceStage' }); // Flop: Ben first
+    room = actNow(room, 'ALL_IN'); // Ben
+    room = actNow(room, 'CALL'); // Cal
+    room = actNow(room, 'FOLD'); // Ana
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    show(room, 'cal');
+    expect(document.querySelector('.banner.showdown')!.textContent).toBe(
+      'All Players All-InDeal the turn and the river first.Host can now declare the winner',
+    );
+  });
+
   it('all-in showdown: "All Players All-In" banner, one pot, winners picked together', async () => {
     let room = threeWay();
     room = actNow(room, 'ALL_IN'); // Ana $50
@@ -236,8 +250,9 @@ describe('Table', () => {
     room = actNow(room, 'CALL'); // Cal all-in for $50
     expect(room.gameState.autoAdvancedReason).toBe('ALL_REMAINING_ALL_IN');
     const { send } = show(room, 'ana');
+    // All in before the flop: the header shows five cards for the showdown, the table has none yet.
     expect(document.querySelector('.banner.showdown')!.textContent).toBe(
-      'All Players All-InHost can now declare the winner',
+      'All Players All-InDeal the flop, the turn and the river first.Host can now declare the winner',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
     const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });

@@ -8,7 +8,7 @@ import {
   STAGE_NAMES,
   takenBack,
 } from '../../engine';
-import type { Command, LoggedEvent, Player, Room } from '../../engine/types';
+import type { Command, LoggedEvent, Player, Room, Stage } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useFocusRescue } from '../components/focus';
@@ -141,6 +141,22 @@ function useUndoNotice(room: Room): string | null {
 /** How long every phone says what the host's undo took back. */
 const UNDO_NOTICE_MS = 6_000;
 
+/**
+ * The stage the betting of this hand last reached before a showdown it jumped to (the all-in cases:
+ * `autoAdvancedReason`), from the hand log: the board on the real table has that stage's cards, not
+ * the five the header shows for a showdown. Null when the log no longer holds the hand's start.
+ */
+function stageReached(room: Room): Exclude<Stage, 'SHOWDOWN'> | null {
+  const hand = room.gameState.handNumber;
+  for (let i = room.log.length - 1; i >= 0; i--) {
+    const e = room.log[i] as LoggedEvent;
+    if (e.handNumber !== hand) return null;
+    if (e.type === 'stageChanged' && e.stage !== 'SHOWDOWN') return e.stage;
+    if (e.type === 'handStarted') return 'PRE_FLOP';
+  }
+  return null;
+}
+
 /** The game table (status PLAYING). */
 export function Table({ snapshot, me, send, onLeave, online = true }: TableProps) {
   const { room, presence } = snapshot;
@@ -203,6 +219,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       : gs.autoAdvancedReason
         ? t.bettingComplete
         : null;
+  // An all-in showdown before the river: the dealer still turns the rest of the board over.
+  const reached = undecided && gs.autoAdvancedReason ? stageReached(room) : null;
+  const boardToDeal = reached && reached !== 'RIVER' ? t.dealRest(reached) : null;
   const handDone = betweenHands(gs);
   const chipless = !!mine && mine.isApproved && mine.stack === 0 && handDone;
   const onlyOneFunded = handDone && funded.length < 2;
@@ -260,6 +279,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {undecided ? (
         <div className="banner showdown" role="status">
           {showdownBanner ? <strong>{showdownBanner}</strong> : null}
+          {boardToDeal ? <span>{boardToDeal}</span> : null}
           <span className={showdownBanner ? undefined : 'strong'}>{t.hostCanDeclare}</span>
         </div>
       ) : null}
