@@ -1,0 +1,114 @@
+/**
+ * What the table tells every phone about moments of the hand, read from the room and its log: a
+ * fold win's overlay, the host's undo, an all-in showdown's board still to deal (Table.tsx shows them).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { takenBack } from '../../engine';
+import type { LoggedEvent, Room, Stage } from '../../engine/types';
+import { describeEvent } from '../game/log-lines';
+import { playersInHand } from '../game/view';
+
+/**
+ * When the last hand ended because everyone else folded: the winner and what they took. A fold the
+ * host took back won nothing: its award is not counted, nor does it name the win (the engine's takenBack).
+ * What they took is the pot as every screen showed it: the award and the part of their own bet nobody
+ * called, which comes back to them (session 29: "wins! $2.50" under a pot of $4.50 started arguments).
+ */
+function foldWin(room: Room): { key: string; name: string; amount: number } | null {
+  const gs = room.gameState;
+  if (gs.stage !== 'SHOWDOWN' || gs.winnerIds.length === 0) return null;
+  const left = playersInHand(room);
+  if (left.length !== 1) return null;
+  const undone = takenBack(room.log);
+  const awards = room.log.filter(
+    (e): e is Extract<LoggedEvent, { type: 'potAwarded' }> =>
+      e.type === 'potAwarded' && e.reason === 'FOLD' && e.handNumber === gs.handNumber && !undone(e),
+  );
+  if (awards.length === 0) return null;
+  const winner = left[0]!;
+  const returned = room.log.filter(
+    (e): e is Extract<LoggedEvent, { type: 'betReturned' }> =>
+      e.type === 'betReturned' && e.playerId === winner.id && e.handNumber === gs.handNumber && !undone(e),
+  );
+  return {
+    key: `${gs.handNumber}-${awards[0]!.seq}`,
+    name: winner.name,
+    amount: [...awards, ...returned].reduce((sum, e) => sum + e.amount, 0),
+  };
+}
+
+/**
+ * The automatic winner animation: when a single player is left in the hand, it starts after
+ * 500 ms and plays for about 3 s, once per win.
+ */
+export function useFoldWinAnimation(room: Room) {
+  const win = foldWin(room);
+  const [shown, setShown] = useState<typeof win>(null);
+  const key = win?.key ?? null;
+  // Wins already played, and one that was already on the table when this screen opened (a reload):
+  // not played again. The host undoing the next New Hand brings the same win back to the table.
+  const played = useRef<Set<string | null>>(null);
+  played.current ??= new Set([key]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the award, not on every snapshot.
+  useEffect(() => {
+    if (!key || !win || played.current?.has(key)) return;
+    const start = setTimeout(() => {
+      played.current?.add(key);
+      setShown(win);
+    }, 500);
+    const stop = setTimeout(() => setShown(null), 3500);
+    return () => {
+      clearTimeout(start);
+      clearTimeout(stop);
+      // The award is gone (the next hand was dealt within the 3 s): so is its overlay, which the
+      // cleared `stop` would otherwise never hide.
+      setShown(null);
+    };
+  }, [key]);
+  return shown;
+}
+
+/**
+ * "Undone by the host: Pot $6.00 to Bob" for 6 s on every phone when the host's undo lands: stacks
+ * change, and a change nobody is told about reads as the app losing chips (the host audit of session
+ * 29: Bob's stack dropped by $6.00 with nothing but a line in the closed hand log). An undo already on
+ * the log when the screen opened (a reload) is not told again.
+ */
+export function useUndoNotice(room: Room): string | null {
+  let last: LoggedEvent | undefined;
+  // Not findLast: older than the browser floor (browser-support.test.ts).
+  for (let i = room.log.length - 1; i >= 0 && last === undefined; i--)
+    if (room.log[i]?.type === 'undone') last = room.log[i];
+  const seq = last?.seq ?? null;
+  const seen = useRef<number | null | undefined>(undefined);
+  if (seen.current === undefined) seen.current = seq;
+  const [shown, setShown] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the undo's seq, not every snapshot.
+  useEffect(() => {
+    if (seq === null || last === undefined || seq === seen.current) return;
+    seen.current = seq;
+    setShown(describeEvent(last));
+    const stop = setTimeout(() => setShown(null), UNDO_NOTICE_MS);
+    return () => clearTimeout(stop);
+  }, [seq]);
+  return shown;
+}
+
+/** How long every phone says what the host's undo took back. */
+const UNDO_NOTICE_MS = 6_000;
+
+/**
+ * The stage the betting of this hand last reached before a showdown it jumped to (the all-in cases:
+ * `autoAdvancedReason`), from the hand log: the board on the real table has that stage's cards, not
+ * the five the header shows for a showdown. Null when the log no longer holds the hand's start.
+ */
+export function stageReached(room: Room): Exclude<Stage, 'SHOWDOWN'> | null {
+  const hand = room.gameState.handNumber;
+  for (let i = room.log.length - 1; i >= 0; i--) {
+    const e = room.log[i] as LoggedEvent;
+    if (e.handNumber !== hand) return null;
+    if (e.type === 'stageChanged' && e.stage !== 'SHOWDOWN') return e.stage;
+    if (e.type === 'handStarted') return 'PRE_FLOP';
+  }
+  return null;
+}
