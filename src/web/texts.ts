@@ -237,7 +237,6 @@ export const table = {
   onlyOneFundedText: 'Rebuy or End Game to continue',
   autoWinner: (name: string) => `${name} wins!`,
   autoWinnerText: 'All other players folded.',
-  pendingTitle: 'Waiting for Approval',
   log: 'Hand log',
   logEmpty: 'Nothing has happened yet.',
   notSeated: 'You will be dealt in when the host approves you and a new hand starts.',

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
@@ -90,16 +90,13 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
 
       {/* First on the host's screen: on a phone anything lower is below the fold. */}
       {isHost && pending.length > 0 ? (
-        <section className="card pending-card" aria-labelledby="pending-title">
-          <h2 id="pending-title">{t.waitingApproval}</h2>
-          <PendingList
-            players={pending}
-            presence={presence}
-            send={send}
-            online={online}
-            version={snapshot.version}
-          />
-        </section>
+        <PendingCard
+          players={pending}
+          presence={presence}
+          send={send}
+          online={online}
+          version={snapshot.version}
+        />
       ) : null}
 
       <section className="card code-card" aria-labelledby="room-code-label">
@@ -257,6 +254,20 @@ export function ConfirmRemove({
       }
       onClose={onClose}
     />
+  );
+}
+
+/**
+ * "Waiting for Approval" with its list, first on the host's lobby and above the table's seats: on a
+ * phone anything lower is below the fold, and a latecomer stands by the table waiting.
+ */
+export function PendingCard(props: Parameters<typeof PendingList>[0]) {
+  const titleId = useId();
+  return (
+    <section className="card pending-card" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t.waitingApproval}</h2>
+      <PendingList {...props} />
+    </section>
   );
 }
 

@@ -32,7 +32,7 @@ import {
 import { common, endGame, lobby, table as t } from '../texts';
 import { ActForButton } from './ActForButton';
 import { HandOverModal } from './HandOverModal';
-import { ConfirmRemove, PendingList } from './Lobby';
+import { ConfirmRemove, PendingCard } from './Lobby';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
 import { TableFoot } from './TableFoot';
@@ -200,16 +200,13 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {/* Above the seats, under the table's head: a latecomer standing by the table is seen at once,
           not under the dock after six seats (the host audit of session 29 found it there, unseen). */}
       {isHost && pending.length > 0 ? (
-        <section className="card pending-card" aria-labelledby="table-pending-title">
-          <h2 id="table-pending-title">{t.pendingTitle}</h2>
-          <PendingList
-            players={pending}
-            presence={presence}
-            send={send}
-            online={online}
-            version={snapshot.version}
-          />
-        </section>
+        <PendingCard
+          players={pending}
+          presence={presence}
+          send={send}
+          online={online}
+          version={snapshot.version}
+        />
       ) : null}
 
       <ul className="seats" aria-label={t.hand(gs.handNumber)}>
