@@ -38,7 +38,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const { room, presence } = snapshot;
   const isHost = me === room.hostId;
   const approved = approvedPlayers(room);
-  const pending = pendingPlayers(room);
+  const _pending = pendingPlayers(room);
   const mine = me ? room.players[me] : undefined;
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = () => setOpen({ kind: 'none' });
@@ -89,15 +89,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
       </header>
 
       {/* First on the host's screen: on a phone anything lower is below the fold. */}
-      {isHost && pending.length > 0 ? (
-        <PendingCard
-          players={pending}
-          presence={presence}
-          send={send}
-          online={online}
-          version={snapshot.version}
-        />
-      ) : null}
+      {isHost ? <PendingCard snapshot={snapshot} send={send} online={online} /> : null}
 
       <section className="card code-card" aria-labelledby="room-code-label">
         <p id="room-code-label" className="label">
@@ -261,12 +253,28 @@ export function ConfirmRemove({
  * "Waiting for Approval" with its list, first on the host's lobby and above the table's seats: on a
  * phone anything lower is below the fold, and a latecomer stands by the table waiting.
  */
-export function PendingCard(props: Parameters<typeof PendingList>[0]) {
+export function PendingCard({
+  snapshot,
+  send,
+  online,
+}: {
+  snapshot: RoomSnapshot;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  online: boolean;
+}) {
   const titleId = useId();
+  const players = pendingPlayers(snapshot.room);
+  if (players.length === 0) return null;
   return (
     <section className="card pending-card" aria-labelledby={titleId}>
       <h2 id={titleId}>{t.waitingApproval}</h2>
-      <PendingList {...props} />
+      <PendingList
+        players={players}
+        presence={snapshot.presence}
+        send={send}
+        online={online}
+        version={snapshot.version}
+      />
     </section>
   );
 }

@@ -58,7 +58,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const gs = room.gameState;
   const isHost = me === room.hostId;
   const seats = approvedPlayers(room);
-  const pending = pendingPlayers(room);
+  const _pending = pendingPlayers(room);
   const mine = me ? room.players[me] : undefined;
   const myTurn = !!me && gs.currentTurnPlayerId === me;
   const turnPlayer = gs.currentTurnPlayerId ? room.players[gs.currentTurnPlayerId] : undefined;
@@ -199,15 +199,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
       {/* Above the seats, under the table's head: a latecomer standing by the table is seen at once,
           not under the dock after six seats (the host audit of session 29 found it there, unseen). */}
-      {isHost && pending.length > 0 ? (
-        <PendingCard
-          players={pending}
-          presence={presence}
-          send={send}
-          online={online}
-          version={snapshot.version}
-        />
-      ) : null}
+      {isHost ? <PendingCard snapshot={snapshot} send={send} online={online} /> : null}
 
       <ul className="seats" aria-label={t.hand(gs.handNumber)}>
         {seats.map((p) => (
