@@ -38,7 +38,6 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const { room, presence } = snapshot;
   const isHost = me === room.hostId;
   const approved = approvedPlayers(room);
-  const _pending = pendingPlayers(room);
   const mine = me ? room.players[me] : undefined;
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = () => setOpen({ kind: 'none' });

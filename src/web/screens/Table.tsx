@@ -24,7 +24,6 @@ import {
   canKeepSeat,
   fundedPlayers,
   livePots,
-  pendingPlayers,
   playingHand,
   potNumber,
   potTotal,
@@ -58,7 +57,6 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const gs = room.gameState;
   const isHost = me === room.hostId;
   const seats = approvedPlayers(room);
-  const _pending = pendingPlayers(room);
   const mine = me ? room.players[me] : undefined;
   const myTurn = !!me && gs.currentTurnPlayerId === me;
   const turnPlayer = gs.currentTurnPlayerId ? room.players[gs.currentTurnPlayerId] : undefined;
