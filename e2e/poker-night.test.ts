@@ -435,7 +435,8 @@ describe('a poker night on four phones', () => {
       'Cat raises to $0.50',
       'Bob raises to $2.50',
       'Ann raises to $5.55',
-      'Pot $18.15 to',
+      // Each share of the split, the odd cent's too.
+      'Pot $18.15 to Cat $9.08, Ann $9.07',
       'Hand #1 complete',
     ]);
     // Cat's log was built from broadcasts (each carries only its new events), Bob's from the whole log

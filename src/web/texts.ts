@@ -416,6 +416,8 @@ export const log = {
   returned: (name: string, amount: string) => `${amount} returned to ${name}`,
   stage: (stage: string) => `${stage}`,
   pot: (amount: string, names: string) => `Pot ${amount} to ${names}`,
+  /** One winner's share of a split pot ("Ann $5.25"). */
+  share: (name: string, amount: string) => `${name} ${amount}`,
   sidePot: (n: string, amount: string, names: string) => `Side pot ${n} ${amount} to ${names}`,
   handCompleted: (n: number) => `Hand #${n} complete`,
   rebuy: (name: string, amount: string) => `${name} rebuys ${amount}`,

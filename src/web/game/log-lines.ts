@@ -45,7 +45,10 @@ export function describeEvent(e: GameEvent): string | null {
     case 'showdown':
       return e.message;
     case 'potAwarded': {
-      const names = e.winners.map((w) => w.name).join(', ');
+      // A split names each share: the odd cent went to someone, and the table should see to whom.
+      const names = e.winners
+        .map((w) => (e.winners.length > 1 ? t.share(w.name, formatCents(w.amount)) : w.name))
+        .join(', ');
       return e.potId.startsWith('side-')
         ? t.sidePot(e.potId.slice(5), formatCents(e.amount), names)
         : t.pot(formatCents(e.amount), names);

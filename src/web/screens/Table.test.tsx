@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Command, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
-import { actNow, snapshot, started, step } from '../test/rooms';
+import { actNow, lobby, snapshot, started, step } from '../test/rooms';
 import { Table } from './Table';
 
 afterEach(() => {
@@ -241,6 +241,21 @@ describe('Table', () => {
     expect(document.querySelector('.banner.showdown')!.textContent).toBe(
       'All Players All-InDeal the turn and the river first.Host can now declare the winner',
     );
+  });
+
+  it("a split pot's hand-log line names each share, odd cent and all", () => {
+    // Blinds of 1 and 2 cents: Ana all-in for $50.00, Ben folds his 1 cent, Cal calls all-in.
+    let room = lobby(['Ana', 'Ben', 'Cal']);
+    room = step(room, 'ana', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
+    room = step(room, 'ana', { type: 'startGame' });
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana', 'cal'] });
+    show(room, 'ben');
+    const lines = Array.from(document.querySelectorAll('.hand-log li')).map((li) => li.textContent);
+    // The odd cent to the first winner left of the dealer (Ana deals: Cal).
+    expect(lines).toContain('Pot $100.01 to Cal $50.01, Ana $50.00');
   });
 
   it('all-in showdown: "All Players All-In" banner, one pot, winners picked together', async () => {
