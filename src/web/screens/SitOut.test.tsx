@@ -82,7 +82,15 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     room = actNow(room, 'CALL');
     room = step(room, 'dan', { type: 'join', name: 'Dan', startingChips: 2_000 });
     room = step(room, 'ana', { type: 'approve', playerId: 'dan' });
+    // At the showdown, before the award, Cal's all-in may still win: no tag yet.
+    showTable(room, 'ana');
+    expect(seatTags('Cal')).toEqual(['All-In']);
+    cleanup();
     room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    // As soon as the pot is awarded: the host sees who needs a rebuy before dealing.
+    showTable(room, 'ana');
+    expect(seatTags('Cal')).toEqual(['Out of chips']);
+    cleanup();
     room = step(room, 'ana', { type: 'newHand' });
     showTable(room, 'ana');
     expect(seatTags('Cal')).toEqual(['Out of chips']);

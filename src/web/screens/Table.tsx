@@ -208,6 +208,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             online={presence[p.id] ?? false}
             turn={gs.currentTurnPlayerId === p.id}
             winner={gs.winnerIds.includes(p.id)}
+            handDone={handDone}
             onRemove={isHost && !p.isHost ? () => setRemoving(p.id) : undefined}
           />
         ))}
@@ -435,6 +436,7 @@ function Seat({
   online,
   turn,
   winner,
+  handDone,
   onRemove,
 }: {
   player: Player;
@@ -442,11 +444,13 @@ function Seat({
   online: boolean;
   turn: boolean;
   winner: boolean;
+  /** The hand is over (every pot awarded): a player left with nothing is out of chips already. */
+  handDone: boolean;
   /** The host's remove button for this seat (absent for everyone else and for the host's own seat). */
   onRemove?: () => void;
 }) {
   const badge = t.badges[p.role];
-  const out = outTag(p);
+  const out = outTag(p, handDone);
   const classes = ['seat', turn && 'turn', winner && 'winner', p.hasFolded && 'folded', !p.isActive && 'out']
     .filter(Boolean)
     .join(' ');
@@ -498,13 +502,14 @@ function Seat({
 /**
  * Why a seat is not in the hand, or will not be in the next: sitting out (the engine's sitOut; "Sits
  * out next hand" while still holding cards in this one, then "Sitting out", folded or not: between
- * hands the table sees who the next deal leaves out), out of chips, or seated after the deal (approved
- * or rebought mid-hand). Null for a player in the hand.
+ * hands the table sees who the next deal leaves out), out of chips (as soon as the hand that took the
+ * last chip is over: the host sees who needs a rebuy before dealing), or seated after the deal
+ * (approved or rebought mid-hand). Null for a player in the hand.
  */
-function outTag(p: Player): string | null {
+function outTag(p: Player, handDone: boolean): string | null {
   if (p.away) return p.isActive && !p.hasFolded ? t.sitsOutNext : t.sittingOut;
-  if (p.isActive) return null;
-  return p.stack === 0 ? t.outOfChips : t.joinsNextHand;
+  if (p.stack === 0 && (handDone || !p.isActive)) return t.outOfChips;
+  return p.isActive ? null : t.joinsNextHand;
 }
 
 function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean; turnPlayer?: Player }) {
