@@ -4,12 +4,13 @@
  * screenshots, and small polling assertions (playwright-core has no auto-retrying `expect`).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterEach, beforeEach } from 'vitest';
+import { webBuildIsStale, webSources } from '../src/server/web-build';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e', 'screenshots');
@@ -21,31 +22,14 @@ export const STEP_TIMEOUT_MS = 20_000;
 // Web build
 // ---------------------------------------------------------------------------------------------
 
-/** Newest modification time (ms) of the files under `dir`. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    const mtime = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-    if (mtime > newest) newest = mtime;
-  }
-  return newest;
-}
-
 /**
  * Runs `npx vite build` when dist/web/index.html is missing or older than the sources it is built
  * from (src/web, src/engine, src/shared, vite.config.ts), so the test always drives current code.
  * Returns whether it built.
  */
 export function ensureWebBuild(): boolean {
-  const index = join(REPO_ROOT, 'dist', 'web', 'index.html');
-  const sources = Math.max(
-    newestMtime(join(REPO_ROOT, 'src', 'web')),
-    newestMtime(join(REPO_ROOT, 'src', 'engine')),
-    newestMtime(join(REPO_ROOT, 'src', 'shared')),
-    statSync(join(REPO_ROOT, 'vite.config.ts')).mtimeMs,
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return false;
+  // The same rule as `npm start`'s (src/server/web-build.ts), which the server then finds satisfied.
+  if (!webBuildIsStale(join(REPO_ROOT, 'dist', 'web'), webSources(REPO_ROOT))) return false;
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],

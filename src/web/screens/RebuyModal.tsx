@@ -23,7 +23,7 @@ export function RebuyModal({ room, send, onClose }: Props) {
   // option). Two or more, or none, and the host chooses.
   const [playerId, setPlayerId] = useState(() => {
     const bust = players.filter((p) => p.stack === 0);
-    return bust.length === 1 ? (bust[0] as (typeof bust)[number]).id : '';
+    return bust.length === 1 ? (bust[0]?.id ?? '') : '';
   });
   const [amount, setAmount] = useState('');
   const { pending, error, setError, run } = useAction();
