@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  animationsDone,
   type ChiplessServer,
   endRun,
   ensureWebBuild,
@@ -55,7 +56,7 @@ interface Violation {
 async function check(p: Phone, screen: string): Promise<void> {
   const { page } = p;
   // A dialog fading in is still partly transparent: contrast is measured once every animation is done.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
+  await animationsDone(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const found = await page.evaluate(async (tags) => {
     // biome-ignore lint/suspicious/noExplicitAny: axe's own global, put there by its source above.

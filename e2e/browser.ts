@@ -321,6 +321,22 @@ export function stopAtFirstFailure(
 }
 
 /**
+ * Waits until every animation on the page that ends has ended (a dialog slides up and fades in over
+ * 0.2 s: styles.css `sheet-up`). A check made mid-way measures a sheet still 24 px low and partly
+ * transparent. Endless ones (a spinner) are not waited for.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => null)),
+    ),
+  );
+}
+
+/**
  * Saves what the phone shows as e2e/screenshots/<name>.png. When the screen scrolls (and `dialog` is
  * false), also <name>-end.png scrolled to the bottom, then scrolls back. Viewport pictures, not
  * full-page ones: a full-page capture misplaces the sticky bottom bars over the content.

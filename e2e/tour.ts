@@ -6,7 +6,7 @@
  * Shared by reflow.test.ts (layout at six sizes) and a11y.test.ts (axe-core's WCAG rules).
  */
 import type { Phone } from './browser';
-import { expectVisible } from './browser';
+import { expectHidden, expectVisible } from './browser';
 import { button, dialog, enterRoom, yourTurn } from './screen';
 
 export type Visit = (phone: Phone, screen: string) => Promise<void>;
@@ -50,6 +50,9 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(page, 'Start Game').click();
   await expectVisible(yourTurn(page));
   await visit(host, 'table-host-turn');
+  // The guest's phone at the table too: a check made while its lobby gives way to the table reads a
+  // page in between (axe-core found no heading there once).
+  await expectVisible(guest.page.getByRole('heading', { level: 1, name: 'Pre-Flop' }));
   await visit(guest, 'table-guest');
   await button(guest.page, 'Leave game').click();
   await visit(guest, 'leave');
@@ -61,6 +64,9 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(guest.page, 'Stay In').click();
   await expectVisible(button(guest.page, 'Leave game'));
   await guest.page.getByRole('button', { name: 'Stay In' }).waitFor({ state: 'detached' });
+  // The host's phone has him back in too, so the remove dialog below is the plain one (a guest sitting
+  // out gets "Bring Back Instead" and more text).
+  await expectHidden(page.getByText('Sits out next hand'));
   await button(page, 'Leave game').click();
   await visit(host, 'hand-over');
   await page.keyboard.press('Escape');
