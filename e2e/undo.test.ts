@@ -29,6 +29,7 @@ import {
   endRun,
   ensureWebBuild,
   expectContains,
+  expectDisabled,
   expectHidden,
   expectText,
   expectValue,
@@ -91,9 +92,10 @@ describe("the host's undo", () => {
     const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
     await startGame(ann, [bob, cat]);
     for (const p of phones) await expectText(stage(p.page), 'Pre-Flop');
-    // A fresh game has nothing to undo.
+    // A fresh game has nothing to undo: Undo greyed in its place.
     await expectVisible(yourTurn(ann.page));
-    expect(await button(hostControls(ann.page), 'Undo').count()).toBe(0);
+    await expectDisabled(button(hostControls(ann.page), 'Undo'));
+    await shot(ann.page, 'undo-00-nothing-to-undo');
 
     await act(ann, 'Call $2.00');
     await expectVisible(yourTurn(bob.page));
@@ -141,7 +143,7 @@ describe("the host's undo", () => {
     );
     await expectVisible(button(yourTurn(bob.page), 'Call $1.00'));
     // Nothing more to undo until the next move; the log says what was taken back.
-    await expectHidden(button(hostControls(ann.page), 'Undo'));
+    await expectDisabled(button(hostControls(ann.page), 'Undo'));
     await cat.page.getByText('Hand log').click();
     await expectText(cat.page.locator('.hand-log li').first(), 'Undone by the host: Bob raises to $6.37');
     await expectText(cat.page.locator('.hand-log li.taken-back'), 'Bob raises to $6.37 (taken back)');

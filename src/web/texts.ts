@@ -247,6 +247,8 @@ export const table = {
 /** The host's undo at the table (ours; the spec has none): the button and its question. */
 export const undo = {
   button: 'Undo',
+  /** The greyed Undo's tooltip while there is nothing to take back. */
+  nothing: 'Nothing to undo',
   title: 'Undo?',
   /** `line` is the hand-log line of the command taken back ("Ana raises to $6.00"). */
   text: (line: string | null) => (line === null ? 'Take back the last move?' : `Take back “${line}”?`),

@@ -495,16 +495,24 @@ describe("Table: the host's undo", () => {
       .slice(0, n)
       .map((li) => [li.textContent, li.className]);
 
-  it("the host sees Undo in the host controls after a player's action, not in a fresh game with nothing to undo", () => {
+  it("the host's Undo works after a player's action and is greyed in a fresh game, in the same place", () => {
     const fresh = threeWay();
     expect(fresh.undo ?? null).toBeNull();
     const { rerender } = show(fresh, 'ana');
-    expect(undoButton()).toBeNull();
+    // Nothing to undo: greyed where it will be, so Rebuys beside it never moves under the thumb.
+    let controls = screen.getByRole('region', { name: 'Host controls' });
+    expect(buttonNames(controls)).toEqual(['Undo', 'Rebuys', 'End Game']);
+    expect(undoButton()!.hasAttribute('disabled')).toBe(true);
+    expect(undoButton()!.title).toBe('Nothing to undo');
+    fireEvent.click(undoButton()!);
+    expect(screen.queryByRole('dialog')).toBeNull();
     // Ana calls on her own phone; Ben raises: the host's dock offers to take Ben's raise back.
     const raised = actNow(actNow(fresh, 'CALL'), 'RAISE', 600);
     rerender(view(raised, 'ana', async () => ok));
-    const controls = screen.getByRole('region', { name: 'Host controls' });
+    controls = screen.getByRole('region', { name: 'Host controls' });
     expect(buttonNames(controls)).toEqual(['Undo', 'Rebuys', 'End Game']);
+    expect(undoButton()!.hasAttribute('disabled')).toBe(false);
+    expect(undoButton()!.title).toBe('Undo');
     expect(within(controls).getByRole('button', { name: 'Undo' }).getAttribute('aria-haspopup')).toBe(
       'dialog',
     );
@@ -550,7 +558,7 @@ describe("Table: the host's undo", () => {
     show(back, 'ana');
     expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00Turn');
     expect(document.querySelector('.pot')!.textContent).toBe('Pot$5.00');
-    expect(undoButton()).toBeNull();
+    expect(undoButton()!.hasAttribute('disabled')).toBe(true);
     expect(newestLogLines(3)).toEqual([
       ['Undone by the host: Ben raises to $6.50', ''],
       ['Ben raises to $6.50 (taken back)', 'taken-back'],

@@ -13,9 +13,9 @@ export interface UndoButtonProps {
 }
 
 /**
- * The host's Undo (the caller shows it to the host only): a button while the room has an undo point
- * (the undo arrow, named "Undo", the name shown as its tooltip),
- * and the question "Undo?" naming what it takes back (the hand-log line of the command's first
+ * The host's Undo (the caller shows it to the host only): the undo arrow, named "Undo", greyed
+ * (disabled, "Nothing to undo" as its tooltip) while the room has no undo point, so it keeps its place
+ * and Rebuys beside it never moves under the host's thumb; and the question "Undo?" naming what it takes back (the hand-log line of the command's first
  * event), which sends `{ type: 'undo', seq }` for that point.
  *
  * The question is about the point it named. When the room moves on before it is answered (a player
@@ -34,18 +34,19 @@ export function UndoButton({ room, send, className }: UndoButtonProps) {
   const line = asked ? describeEvent(asked.first) : null;
   return (
     <>
-      {point ? (
-        <button
-          type="button"
-          className={className}
-          aria-label={t.button}
-          title={t.button}
-          aria-haspopup="dialog"
-          onClick={() => ask(point)}
-        >
-          <UndoIcon />
-        </button>
-      ) : null}
+      <button
+        type="button"
+        className={className}
+        aria-label={t.button}
+        title={point ? t.button : t.nothing}
+        aria-haspopup="dialog"
+        disabled={point === null}
+        onClick={() => {
+          if (point) ask(point);
+        }}
+      >
+        <UndoIcon />
+      </button>
       {asked ? (
         <ConfirmModal
           title={t.title}
