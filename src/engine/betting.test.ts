@@ -55,6 +55,42 @@ describe('raiseLimits', () => {
     expect(player(play(room, ['p0', 'RAISE', 5_000]), 'p0').stack).toBe(5_000);
   });
 
+  it('a bet of what the deepest opponent can call is accepted below the minimum raise, when their stacks cap it', () => {
+    // Heads-up, blinds $1/$2: p0 (dealer, small blind) $100.00, p1 (big blind) $3.50. Pre-flop p0
+    // calls, p1 checks; on the flop p1 checks with $1.50 behind, less than the $2.00 minimum bet.
+    const room = play(started([10_000, 350]), ['p0', 'CALL'], ['p1', 'CALL'], 'advance');
+    expect(room.gameState.currentTurnPlayerId).toBe('p1');
+    const checked = play(room, ['p1', 'CALL']);
+    expect(raiseLimits(checked, 'p0')).toMatchObject({
+      min: 200,
+      max: 150,
+      limitedByOpponents: true,
+      highestBet: 0,
+    });
+    // Below the minimum, but exactly what p1 can call: accepted, p0 keeps the rest behind.
+    expect(refuse(checked, 'p0', { type: 'act', action: 'RAISE', amount: 149 })).toBe(
+      'Minimum raise is $2.00. Total bet must be at least $2.00',
+    );
+    const bet = play(checked, ['p0', 'RAISE', 150]);
+    expect(player(bet, 'p0')).toMatchObject({ stack: 9_650, currentRoundBet: 150, isAllIn: false });
+    expect(bet.gameState.currentTurnPlayerId).toBe('p1');
+    // p1 calls all-in; nobody can bet any more: showdown, the $7.00 pot all called.
+    const called = play(bet, ['p1', 'CALL']);
+    expect(player(called, 'p1')).toMatchObject({ stack: 0, isAllIn: true });
+    expect(called.gameState.stage).toBe('SHOWDOWN');
+    expect(potsOf(called)).toEqual([['main', 700, ['p0', 'p1']]]);
+  });
+
+  it('the capped maximum is no raise when nobody can call more than the highest bet', () => {
+    // p1 all-in for $3.00 pre-flop; p0 can only call or go all-in: a RAISE to $3.00 is a call.
+    const room = play(started([10_000, 10_000, 300]), ['p0', 'FOLD'], ['p1', 'CALL'], ['p2', 'ALL_IN']);
+    expect(raiseLimits(room, 'p1')).toMatchObject({ max: 300, highestBet: 300, limitedByOpponents: true });
+    // (p2's all-in raised by $1.00, so the minimum raise is $1.00.)
+    expect(refuse(room, 'p1', { type: 'act', action: 'RAISE', amount: 300 })).toBe(
+      'Minimum raise is $1.00. Total bet must be at least $4.00',
+    );
+  });
+
   it('the pot preset is capped at the maximum', () => {
     const room = started([250, 10_000, 10_000]);
     expect(raiseLimits(room, 'p0')).toMatchObject({

@@ -84,7 +84,17 @@ export function callAmount(room: Room, playerId: string): number {
  * Why a RAISE to the total bet `amount` would be refused, in the spec's words (SPEC section 8), or
  * null when it is legal. Checked in this order: not a whole number of cents; more than bet + stack;
  * exactly bet + stack (an all-in, always accepted, even below the minimum raise); above the
- * effective maximum; below the minimum raise. The web app shows the same answer before sending.
+ * effective maximum; exactly the effective maximum when the opponents' stacks cap it (accepted, even
+ * below the minimum raise: ours, see below); below the minimum raise. The web app shows the same
+ * answer before sending.
+ *
+ * The capped maximum: a big stack facing opponents who hold less than a full raise behind (heads-up,
+ * $100 against $3.50 on the flop, where the minimum bet is the $2.00 big blind and the most anyone
+ * can call is $1.50) could otherwise never bet at all, by the spec's two rules together (at least the
+ * minimum, at most the effective maximum), and the short stack would see every card for free. At a
+ * real table that player bets the minimum or shoves and the part nobody can call comes back; a bet
+ * of exactly what the deepest opponent can call is that, with nothing to give back. Every opponent
+ * can then only call all-in or fold, so nothing is left to reopen.
  */
 export function raiseError(limits: RaiseLimits, amount: unknown): string | null {
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) return MSG.invalidAmount;
@@ -92,6 +102,7 @@ export function raiseError(limits: RaiseLimits, amount: unknown): string | null 
   if (amount > own) return notEnoughChips(own);
   if (amount === own) return null;
   if (amount > limits.max) return maxEffectiveBet(limits.max);
+  if (amount === limits.max && limits.limitedByOpponents && limits.max > limits.highestBet) return null;
   if (amount < limits.min) return minimumRaise(limits.minRaise, limits.min);
   return null;
 }

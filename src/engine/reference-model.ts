@@ -246,6 +246,8 @@ function modelAct(
       const opp = ps.filter((q) => q.id !== actor && live(q)).map((q) => q.currentRoundBet + q.stack);
       const max = opp.length === 0 ? all : Math.min(all, Math.max(...opp));
       if (amount > max) return no(`Maximum effective bet is ${$(max)} based on opponents' stack sizes.`);
+      // Ours (betting.ts raiseError): what the deepest opponent can call, when that caps the bet.
+      if (amount === max && max < all && max > h) return { ok: true, target: amount, recorded: 'RAISE' };
       const step = referenceMinRaise(room, h);
       if (amount < h + step)
         return no(`Minimum raise is ${$(step)}. Total bet must be at least ${$(h + step)}`);

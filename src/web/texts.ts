@@ -317,6 +317,8 @@ export const raise = {
   confirm: 'Confirm Raise',
   loading: 'Raising...',
   cannotRaise: 'A full raise is not possible: you can call, or fold.',
+  /** The opponents hold less than a full raise behind (ours: betting.ts raiseError's capped maximum). */
+  capped: 'Less than a full raise puts your opponents all-in: All-In bets what they can call.',
 };
 
 export const winner = {

@@ -128,14 +128,39 @@ describe('Raise modal', () => {
     expect(send).toHaveBeenCalledWith({ type: 'act', action: 'RAISE', amount: 300 });
   });
 
-  it('offers no raise when the opponents cannot answer a full one', () => {
+  it('when the opponents cannot answer a full raise, All-In bets what they can call (their whole stack)', async () => {
     // Heads-up, Ana to act first facing Ben's $2.00 big blind with $1.00 behind: max $3.00 < min $4.00.
+    // Before session 30 no raise was offered at all, and Ben saw every card for free.
     const room = started(['Ana', 'Ben'], { chips: { Ben: 300 } });
-    const { dialog, preset } = open(room);
+    const { dialog, input, preset, confirm, send } = open(room);
     expect(dialog.textContent).toContain('Min $4.00 · Max $3.00');
-    expect(dialog.textContent).toContain('A full raise is not possible: you can call, or fold.');
+    expect(dialog.textContent).toContain(
+      'Less than a full raise puts your opponents all-in: All-In bets what they can call.',
+    );
+    expect(dialog.textContent).not.toContain('A full raise is not possible');
     expect(preset('Min Raise')).toHaveProperty('disabled', true);
-    expect(preset('Pot')).toHaveProperty('disabled', true);
+    expect(preset('All-In')).toHaveProperty('disabled', false);
+    expect(input.value).toBe('3.00');
+    fireEvent.change(input, { target: { value: '2.50' } });
+    await act(async () => confirm());
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Minimum raise is $2.00. Total bet must be at least $4.00',
+    );
+    fireEvent.click(preset('All-In'));
+    await act(async () => confirm());
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'RAISE', amount: 300 });
+  });
+
+  it('offers no raise when nobody can call more than the highest bet', () => {
+    // Cal all-in for $3.00; Ben could only call it: the dialog (open from before) offers nothing.
+    const room = actNow(
+      actNow(actNow(started(['Ana', 'Ben', 'Cal'], { chips: { Cal: 300 } }), 'FOLD'), 'CALL'),
+      'ALL_IN',
+    );
+    expect(room.gameState.currentTurnPlayerId).toBe('ben');
+    const { dialog, preset } = open(room);
+    expect(dialog.textContent).toContain('A full raise is not possible: you can call, or fold.');
     expect(preset('All-In')).toHaveProperty('disabled', true);
     expect(within(dialog).getByRole('button', { name: 'Confirm Raise' })).toHaveProperty('disabled', true);
   });

@@ -99,7 +99,11 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
             </button>
           ))}
         </fieldset>
-        {possible ? null : <p className="muted">{t.cannotRaise}</p>}
+        {!possible ? (
+          <p className="muted">{t.cannotRaise}</p>
+        ) : limits.max < limits.min ? (
+          <p className="muted">{t.capped}</p>
+        ) : null}
         <FormError message={error} />
         <div className="button-row">
           <button type="button" className="button secondary" onClick={onClose}>
