@@ -102,7 +102,7 @@ describe('idle room cleanup', () => {
     expect(acted).toBe(started + 1);
   });
 
-  it('a finished game whose phones went back home (a leave, which changes nothing once ended) is cleaned up though they stay connected', async () => {
+  it('a finished game keeps its results PLAYING_IDLE_MS after End Game, phones asleep or gone home; then it goes', async () => {
     let t = 1_900_000_000_000;
     server = await startServer({
       now: () => t,
@@ -114,6 +114,7 @@ describe('idle room cleanup', () => {
     okData(await guest.joinRoom(code, 'Gus', 5000));
     await host.must(code, { type: 'approve', playerId: guest.playerId });
     await host.must(code, { type: 'startGame' });
+    const endedAt = t;
     const ended = await host.must(code, { type: 'endGame' });
     // Still on the results: the room stays while someone looks at it.
     t += 11 * 60_000;
@@ -129,7 +130,19 @@ describe('idle room cleanup', () => {
     t += 1000;
     expect(await server.app.cleanup.runOnce()).toEqual({ touched: 1, deleted: 0 });
     expect(await guest.command(code, { type: 'leave' })).toEqual({ ok: true, data: { version: ended } });
+    // Every phone away from the room (home, or locked on the results): 10 minutes once cost the table
+    // its results; a finished game is kept as a game in progress is.
     t += 11 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 0 });
+    const later = await TestClient.connect(server.url, { token: guest.token });
+    clients.push(later);
+    const results = okData(await later.resume(code));
+    expect([results.version, results.room.status]).toEqual([ended, 'ENDED']);
+    later.close();
+    await sleep(50);
+    t = endedAt + 12 * 60 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 0 });
+    t += 1;
     expect(await server.app.cleanup.runOnce()).toEqual({ touched: 0, deleted: 1 });
     expect(await server.store.load(code)).toBeNull();
     expect([host.gone, guest.gone]).toEqual([[], []]);

@@ -4,7 +4,9 @@
  * ROOM_IDLE_MS are deleted through their queue and their sockets told 'gone' {reason: 'expired'}.
  * A game in progress (PLAYING) is kept until PLAYING_IDLE_MS (12 hours) after its last command instead:
  * a break with every phone locked (their sockets close within a minute) must not cost the table its
- * game, chips and all. A lobby or a finished game goes after the spec's 10 minutes.
+ * game, chips and all. So is a game that is over (ENDED), from End Game on: its results say who owes
+ * whom, and the phones put away on them must find them again when someone asks later that night.
+ * A lobby goes after the spec's 10 minutes.
  * With several processes each touches the rooms its own sockets watch, so the store sees every one,
  * and an idle room is deleted only when no process has a socket in it.
  */

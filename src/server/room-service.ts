@@ -288,9 +288,9 @@ export class RoomService {
   }
 
   /**
-   * Deletes an idle room (cleanup) unless `stillActive()` says a player is connected, or it is a game in
-   * progress whose last activity (its last command) is at or after `playingSince` (cleanup.ts), then
-   * tells its sockets it expired. True when deleted.
+   * Deletes an idle room (cleanup) unless `stillActive()` says a player is connected, or it is a game (in
+   * progress or over: its results) whose last activity (its last command) is at or after `playingSince`
+   * (cleanup.ts), then tells its sockets it expired. True when deleted.
    */
   expire(roomCode: string, stillActive: () => boolean, playingSince = -Infinity): Promise<boolean> {
     return this.runExclusive(roomCode, async () => {
@@ -298,7 +298,7 @@ export class RoomService {
       const record = await this.deps.store.load(roomCode);
       this.recent.delete(roomCode);
       if (!record) return false;
-      if (record.room.status === 'PLAYING' && record.room.lastActivity >= playingSince) return false;
+      if (record.room.status !== 'LOBBY' && record.room.lastActivity >= playingSince) return false;
       if (!(await this.deps.store.delete(roomCode, record.version))) return false;
       this.deps.logger.info({ room: roomCode, version: record.version }, 'idle room deleted');
       await this.deps.broadcaster.gone(roomCode, 'expired');

@@ -81,8 +81,8 @@ export interface Rooms extends HousekeepingStore {
   /** Sends the room's current snapshot to its sockets (presence changed), in the room's queue. */
   broadcastCurrent(roomCode: string): Promise<void>;
   /**
-   * Deletes an idle room unless `stillActive()`, or it is a game in progress whose last activity is not
-   * before `playingSince` (RoomService.expire). True when deleted.
+   * Deletes an idle room unless `stillActive()`, or it is a game (in progress or over) whose last
+   * activity is not before `playingSince` (RoomService.expire). True when deleted.
    */
   expire(roomCode: string, stillActive: () => boolean, playingSince?: number): Promise<boolean>;
   /** Refuses new commands from now on (graceful shutdown); queued ones still run. */
