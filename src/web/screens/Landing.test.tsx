@@ -74,6 +74,8 @@ describe('Landing', () => {
     expect(within(menu).getByRole('link', { name: 'hi@chipless.test' }).getAttribute('href')).toBe(
       'mailto:hi@chipless.test',
     );
+    expect(within(menu).getByRole('heading', { name: 'Contact' })).toBeTruthy();
+    expect(menu.textContent).toContain('Questions or ideas? Write to us:hi@chipless.test');
   });
 
   it('shows no support link or e-mail that is not an http(s) URL, a same-site path or a plain address', async () => {
@@ -86,6 +88,9 @@ describe('Landing', () => {
     fireEvent.click(screen.getByRole('button', { name: 'How to play, FAQ and contact' }));
     const menu = screen.getByRole('dialog', { name: 'Menu' });
     expect(within(menu).queryByRole('link', { name: /@/ })).toBeNull();
+    // No address to show: no Contact section either, not "Write to us:" followed by nothing.
+    expect(within(menu).queryByRole('heading', { name: 'Contact' })).toBeNull();
+    expect(menu.textContent).not.toContain('Write to us');
   });
 
   it('a protocol-relative support URL (//host) is another site: a new tab without opener or referrer', async () => {

@@ -126,17 +126,19 @@ export function Landing({
               {menu.faq}
             </Link>
           </section>
-          <section className="menu-section">
-            <h3>{menu.contact}</h3>
-            <p>{menu.contactText}</p>
-            {contactEmail ? (
+          {/* No address (not loaded yet, unreadable, or CONTACT_EMAIL="" to hide it): no section, rather
+              than "Write to us:" followed by nothing. */}
+          {contactEmail ? (
+            <section className="menu-section">
+              <h3>{menu.contact}</h3>
+              <p>{menu.contactText}</p>
               <p>
                 <a className="email" href={`mailto:${contactEmail}`}>
                   {contactEmail}
                 </a>
               </p>
-            ) : null}
-          </section>
+            </section>
+          ) : null}
         </Modal>
       ) : null}
     </main>
