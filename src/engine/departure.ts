@@ -1,7 +1,7 @@
 /**
  * Departure: a player leaving or being removed, in the lobby, during play and after the end.
  */
-import { type Draft, dropPlayer, emit, playerById } from './draft';
+import { type Draft, dropPlayer, emit, hasOwn, playerById } from './draft';
 import { payUncontested, progress } from './hand';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG } from './messages';
@@ -69,7 +69,10 @@ export function leaveTable(d: Draft, playerId: string): void {
   const wasTurn = d.gs.currentTurnPlayerId === playerId;
   if (p.totalPotContribution > 0) {
     const departed = { ...(d.gs.departedContributions ?? {}) };
-    departed[playerId] = (departed[playerId] ?? 0) + p.totalPotContribution;
+    // Own keys only: an id such as 'constructor' (any id the server's pattern allows) would read
+    // Object.prototype's member and turn the sum into text, the chips lost.
+    departed[playerId] =
+      (hasOwn(departed, playerId) ? (departed[playerId] as number) : 0) + p.totalPotContribution;
     d.gs.departedContributions = departed;
   }
   const previous = d.room.ledger.find((e) => e.id === playerId);
