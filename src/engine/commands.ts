@@ -18,6 +18,8 @@ import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
 
 function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof UNCHANGED {
+  // The server's schema lets no other shape through; the engine still answers, never throws.
+  if (typeof command !== 'object' || command === null) return MSG.unknownCommand;
   switch (command.type) {
     case 'join':
       return join(d, actorId, command.name, command.startingChips);

@@ -3,7 +3,7 @@
  * ends (next turn, host advance, showdown, fold win), advancing stages and declaring winners.
  */
 import { roundState } from './betting';
-import { type Draft, edit, emit, playerById } from './draft';
+import { type Draft, edit, emit, hasOwn, playerById } from './draft';
 import type { Outcome } from './lobby';
 import {
   chooseWinnerFor,
@@ -422,9 +422,10 @@ export function declareWinners(
   }
   for (const pot of pots) {
     if (pot.amount === 0) continue;
-    const named = byPot?.[pot.id];
+    const named = byPot !== undefined && hasOwn(byPot, pot.id) ? byPot[pot.id] : undefined;
     let winners: string[];
     if (named !== undefined) {
+      if (!Array.isArray(named)) return MSG.unknownCommand;
       for (const id of named) {
         if (!live(id)) return notInThisHand(nameOf(id));
         if (!pot.eligiblePlayers.includes(id)) return notEligibleFor(nameOf(id), pot.id);

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
 import { callAmount, isInRoom, raiseLimits } from './index';
-import { checkedDownThreeWay, lobby, refuse, started } from './test-helpers';
+import { createRoom } from './room';
+import { checkedDownThreeWay, deepFreeze, lobby, refuse, run, started } from './test-helpers';
 import type { Command } from './types';
 
 const INHERITED = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', 'isPrototypeOf'];
@@ -54,4 +55,74 @@ describe('player ids that name Object.prototype members', () => {
     const res = applyCommand(room, 'constructor', { type: 'leave' }, 2_000);
     expect(res).toEqual({ ok: true, room, events: [] });
   });
+
+  it.each(['constructor', 'toString'])(
+    'a player seated as %s who left keeps whole-cent results when the game ends with dead money in the pot (regression)',
+    (id) => {
+      // The engine takes such an id from a join (the server hands out UUIDs); its ledger entry must
+      // not read Object.prototype's member when the end of the game returns the departed chips.
+      let room = createRoom({
+        roomCode: 'ABCDE',
+        hostId: 'h',
+        hostName: 'Host',
+        startingChips: 1_000,
+        now: 1_000,
+      });
+      for (const p of ['a', 'b', 'c', id]) {
+        room = run(room, p, { type: 'join', name: `P-${p}`, startingChips: 1_000 });
+        room = run(room, 'h', { type: 'approve', playerId: p });
+      }
+      room = run(room, 'h', { type: 'startGame' }); // h deals, a posts $1.00, b $2.00
+      room = run(room, id, { type: 'leave' }); // nothing in the pot: 1000 back, net 0
+      room = run(room, 'b', { type: 'leave' }); // the big blind's $2.00 is dead money
+      expect(room.gameState.departedContributions).toEqual({ b: 200 });
+      room = run(room, 'h', { type: 'endGame' });
+      expect(room.ledger.find((e) => e.id === id)).toMatchObject({ finalChips: 1_000, netResult: 0 });
+      expect(room.ledger.find((e) => e.id === 'b')).toMatchObject({ finalChips: 1_000, netResult: 0 });
+      const nets = [
+        ...Object.values(room.players).map((p) => p.netResult as number),
+        ...room.ledger.map((e) => e.netResult),
+      ];
+      expect(nets.every(Number.isSafeInteger)).toBe(true);
+      expect(nets.reduce((a, b) => a + b, 0)).toBe(0);
+    },
+  );
 });
+
+describe('commands of the wrong shape (the server schema lets none through): refused, never thrown', () => {
+  const cases: Array<[string, () => Parameters<typeof applyCommand>[0], unknown]> = [
+    [
+      'byPot naming a pot with null',
+      () => allInShowdown(),
+      { type: 'declareWinners', winnerIds: ['p1'], byPot: { main: null } },
+    ],
+    [
+      'byPot naming a pot with a number',
+      () => allInShowdown(),
+      { type: 'declareWinners', winnerIds: ['p1'], byPot: { main: 5 } },
+    ],
+    ['arrangeSeats without playerIds', () => lobby([5_000, 5_000]), { type: 'arrangeSeats' }],
+    ['arrangeSeats with a string', () => lobby([5_000, 5_000]), { type: 'arrangeSeats', playerIds: 'p0' }],
+    ['arrangeSeats with numbers', () => lobby([5_000, 5_000]), { type: 'arrangeSeats', playerIds: [0, 1] }],
+    ['null', () => lobby([5_000, 5_000]), null],
+    ['a string', () => lobby([5_000, 5_000]), 'startGame'],
+  ];
+  it.each(cases)('%s: Unknown command, the room unchanged', (_label, make, command) => {
+    const room = deepFreeze(make());
+    const before = JSON.stringify(room);
+    expect(applyCommand(room, 'p0', command as Command, 2_000)).toEqual({
+      ok: false,
+      error: 'Unknown command',
+    });
+    expect(JSON.stringify(room)).toBe(before);
+  });
+});
+
+/** Heads-up, all-in and called: the showdown, $100.00 in the main pot. */
+function allInShowdown() {
+  let room = started([5_000, 5_000]);
+  room = run(room, 'p0', { type: 'act', action: 'ALL_IN' });
+  room = run(room, 'p1', { type: 'act', action: 'CALL' });
+  expect(room.gameState.stage).toBe('SHOWDOWN');
+  return room;
+}

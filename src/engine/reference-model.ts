@@ -24,6 +24,9 @@ function check(cond: boolean, message: string): asserts cond {
 
 const STAGE_ORDER: Stage[] = ['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN'];
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+/** `m[id]` when it is `m`'s own key, else 0 (an id such as 'constructor' must not read the prototype). */
+const ownCents = (m: Readonly<Record<string, number>>, id: string): number =>
+  Object.hasOwn(m, id) ? (m[id] as number) : 0;
 const own = (room: Room, id: string): Player | undefined =>
   Object.hasOwn(room.players, id) ? room.players[id] : undefined;
 
@@ -721,7 +724,7 @@ function checkEnd(before: Room, after: Room, endedBy: string): void {
   const carried = new Map<string, { chips: number; invested: number }>();
   for (const e of before.ledger)
     if (own(before, e.id)?.isApproved)
-      carried.set(e.id, { chips: e.finalChips + (departed[e.id] ?? 0), invested: e.totalInvestment });
+      carried.set(e.id, { chips: e.finalChips + ownCents(departed, e.id), invested: e.totalInvestment });
   const nets: Array<[string, number, boolean]> = [];
   for (const p of Object.values(before.players)) {
     const q = after.players[p.id] as Player;
@@ -741,7 +744,7 @@ function checkEnd(before: Room, after: Room, endedBy: string): void {
       continue;
     }
     const x = after.ledger.find((y) => y.id === e.id);
-    const finalChips = e.finalChips + (departed[e.id] ?? 0);
+    const finalChips = e.finalChips + ownCents(departed, e.id);
     check(x?.finalChips === finalChips, `ledger ${e.id} chips`);
     check(x?.netResult === finalChips - e.totalInvestment, `ledger ${e.id} net`);
     gone.push([e.id, finalChips - e.totalInvestment]);

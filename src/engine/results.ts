@@ -2,7 +2,7 @@
  * Results: ending the game (by the host, by the host leaving, or automatically), with every chip
  * of an unfinished hand returned first, then final chips, net results and the winner flags.
  */
-import { type Draft, edit, emit, playerById } from './draft';
+import { type Draft, edit, emit, hasOwn, playerById } from './draft';
 import { hostPlayingError } from './hand';
 import type { Outcome } from './lobby';
 import type { LedgerEntry, Player } from './types';
@@ -30,7 +30,8 @@ export function finishGame(d: Draft, endedBy: string): void {
   const departed = d.gs.departedContributions ?? {};
   if (Object.keys(departed).length > 0) {
     d.room.ledger = d.room.ledger.map((e): LedgerEntry => {
-      const back = departed[e.id] ?? 0;
+      // Own keys only (an id such as 'constructor' would read Object.prototype's member).
+      const back = hasOwn(departed, e.id) ? (departed[e.id] as number) : 0;
       if (back === 0) return e;
       emit(d, { type: 'betReturned', playerId: e.id, name: e.name, amount: back });
       const finalChips = e.finalChips + back;

@@ -34,6 +34,8 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
   if (actorId !== d.room.hostId) return MSG.onlyHostSeats;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   if (d.room.status === 'PLAYING' && !betweenHands(d.gs)) return MSG.seatsBetweenHands;
+  if (!Array.isArray(playerIds) || !playerIds.every((id) => typeof id === 'string'))
+    return MSG.unknownCommand;
   const now = seatIds(d);
   const wanted = new Set(playerIds);
   if (
