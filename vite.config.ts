@@ -27,6 +27,12 @@ export default defineConfig(({ command }) => {
       emptyOutDir: true,
       target: BROWSER_FLOOR,
       cssTarget: BROWSER_FLOOR,
+      // The engine's modules are pure (no side effects on import): one whose exports the first page
+      // does not use stays out of its JavaScript even though the engine's index re-exports it. Without
+      // this, the table's award preview (applyCommand, src/web/game/award.ts) put the whole command
+      // graph on the landing page: 117,866 bytes gzipped, over e2e/poker-night.test.ts's 110,000 budget
+      // (e2e/README.md).
+      rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !id.includes('/src/engine/') } },
     },
     server: {
       // `npm run dev`: the server's port, which it takes from PORT as `npm start` does (3000 unless set).

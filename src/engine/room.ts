@@ -11,8 +11,7 @@ export const NAME_MAX_LENGTH = 20;
 export const MIN_STARTING_CHIPS = 100;
 /** Largest buy-in: the spec's input maximum of $10,000.00. */
 export const MAX_STARTING_CHIPS = 1_000_000;
-/** How many events the room keeps in its log. */
-export const LOG_LIMIT = 50;
+export { LOG_LIMIT } from './log-limit';
 
 /** The spec's default settings (SPEC section 3). */
 export function defaultSettings(): Settings {

@@ -9,7 +9,7 @@
  * event is beyond the last one the phone knows (a broadcast was lost, or two processes' broadcasts
  * crossed on the way), the merge says so and the phone asks for a full snapshot again.
  */
-import { LOG_LIMIT } from '../engine/room';
+import { LOG_LIMIT } from '../engine/log-limit';
 import type { LoggedEvent } from '../engine/types';
 import type { RoomSnapshot } from './protocol';
 
