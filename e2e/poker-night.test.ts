@@ -416,6 +416,8 @@ describe('a poker night on four phones', () => {
     await win.getByRole('checkbox', { name: 'Ann' }).check();
     await win.getByRole('checkbox', { name: 'Cat' }).check();
     await expectVisible(button(win, 'Award Split Pot'));
+    // Who gets what before the tap, the odd cent where the award will put it.
+    await expectText(win.locator('.award-summary'), 'Ann gets $9.07, Cat gets $9.08.');
     await shot(ann.page, '21-winner-split', true);
     await button(win, 'Award Split Pot').click();
     await expectHidden(win);

@@ -79,8 +79,10 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(dialog(page, 'Raise'), 'Confirm Raise').click();
   await button(yourTurn(guest.page), 'Call $9,997.99').click();
   await button(page, 'Declare Winner').click();
-  await visit(host, 'winner');
   await dialog(page, 'Declare Winner').getByRole('checkbox', { name: guest.name }).check();
+  // With a winner ticked: the summary of who gets what ("… gets $19,999.98.") above Award.
+  await expectVisible(dialog(page, 'Declare Winner').locator('.award-summary'));
+  await visit(host, 'winner');
   await button(dialog(page, 'Declare Winner'), 'Award Pot').click();
   await expectVisible(page.getByText("You're Chipless!"));
   await visit(host, 'table-host-chipless');

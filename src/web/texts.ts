@@ -330,6 +330,8 @@ export const winner = {
   loading: 'Declaring...',
   chooseSomeone: 'Choose at least one winner for every pot.',
   potTitle: (label: string, amount: string) => `${label}: ${amount}`,
+  /** What each ticked winner would get, above the Award button (ours): "Cal gets $30.00, Ana gets $20.00." */
+  gets: 'gets',
 };
 
 export const rebuy = {

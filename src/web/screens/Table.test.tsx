@@ -167,9 +167,14 @@ describe('Table', () => {
     const award = within(dialog).getByRole('button', { name: 'Award Pot' });
     expect(award).toHaveProperty('disabled', true);
 
+    expect(dialog.querySelector('.award-summary')).toBeNull();
     fireEvent.click(within(main).getByLabelText('Ben'));
     fireEvent.click(within(side).getByLabelText('Ana'));
     fireEvent.click(within(side).getByLabelText('Cal'));
+    // Who gets what, as the engine will award it, in seat order.
+    expect(dialog.querySelector('.award-summary')!.textContent).toBe(
+      'Ana gets $10.00, Ben gets $30.00, Cal gets $10.00.',
+    );
     const split = within(dialog).getByRole('button', { name: 'Award Split Pot' });
     await act(async () => fireEvent.click(split));
     expect(send).toHaveBeenCalledWith({
@@ -198,10 +203,13 @@ describe('Table', () => {
     // Cal has the best hand: one tick wins him both pots.
     fireEvent.click(within(main).getByLabelText('Cal'));
     expect([ticks(main), ticks(side)]).toEqual([['Cal'], ['Cal']]);
+    const summary = () => dialog.querySelector('.award-summary')?.textContent;
+    expect(summary()).toBe('Cal gets $50.00.');
     expect(within(dialog).getByRole('button', { name: 'Award Pot' })).toHaveProperty('disabled', false);
     // Ana won the side pot after all: her tick replaces the suggestion (no split nobody asked for)...
     fireEvent.click(within(side).getByLabelText('Ana'));
     expect([ticks(main), ticks(side)]).toEqual([['Cal'], ['Ana']]);
+    expect(summary()).toBe('Ana gets $20.00, Cal gets $30.00.');
     // ...and Cal ticked again there now splits it, as ticks do once the host has chosen.
     fireEvent.click(within(side).getByLabelText('Cal'));
     expect(ticks(side)).toEqual(['Ana', 'Cal']);
@@ -226,6 +234,8 @@ describe('Table', () => {
         .getAllByRole('checkbox')
         .some((c) => (c as HTMLInputElement).checked),
     ).toBe(false);
+    // Not every pot has a winner: no summary yet.
+    expect(dialog.querySelector('.award-summary')).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Award Pot' })).toHaveProperty('disabled', true);
   });
 
@@ -241,6 +251,27 @@ describe('Table', () => {
     expect(document.querySelector('.banner.showdown')!.textContent).toBe(
       'All Players All-InDeal the turn and the river first.Host can now declare the winner',
     );
+  });
+
+  it('Declare Winner: a split names each share before the tap, the odd cent where the engine puts it', () => {
+    // Blinds of 1 and 2 cents: Ana all-in for $50.00, Ben folds his 1 cent, Cal calls all-in.
+    let room = lobby(['Ana', 'Ben', 'Cal']);
+    room = step(room, 'ana', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
+    room = step(room, 'ana', { type: 'startGame' });
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    show(room, 'ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
+    const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
+    const summary = () => dialog.querySelector('.award-summary')?.textContent;
+    expect(summary()).toBeUndefined();
+    fireEvent.click(within(dialog).getByLabelText('Ana'));
+    expect(summary()).toBe('Ana gets $100.01.');
+    fireEvent.click(within(dialog).getByLabelText('Cal'));
+    // The odd cent to the first winner left of the dealer (Ana deals: Cal), as the award will give it.
+    expect(summary()).toBe('Ana gets $50.00, Cal gets $50.01.');
+    expect(dialog.querySelector('.award-summary .nowrap')!.textContent).toBe('$50.00');
   });
 
   it("a split pot's hand-log line names each share, odd cent and all", () => {

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Pot, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
+import { awardShares } from '../game/award';
 import { livePots, playersInHand, potNumber, potTotal } from '../game/view';
 import { winner as t, table } from '../texts';
 
@@ -68,19 +69,26 @@ export function WinnerModal({ room, send, onClose }: Props) {
   const split = groups.some((g) => chosenFor(g).length > 1);
   const complete = groups.every((g) => chosenFor(g).length > 0);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (pending) return;
-    if (!complete) return setError(t.chooseSomeone);
+  const command = (): Command => {
     const winnerIds = [...new Set(groups.flatMap(chosenFor))];
-    const command: Command = perPot
+    return perPot
       ? {
           type: 'declareWinners',
           winnerIds,
           byPot: Object.fromEntries(groups.map((g) => [key(g.pot), chosenFor(g)])),
         }
       : { type: 'declareWinners', winnerIds };
-    if (await run(() => send(command))) onClose();
+  };
+  // Who gets what, before the tap (ours): with side pots and suggested ticks, or a split with an odd
+  // cent, the host reads the award the hand log will show, and can still change it.
+  const shares = complete ? awardShares(room, command()) : null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (pending) return;
+    if (!complete) return setError(t.chooseSomeone);
+    const chosen = command();
+    if (await run(() => send(chosen))) onClose();
   };
 
   return (
@@ -105,6 +113,17 @@ export function WinnerModal({ room, send, onClose }: Props) {
             })}
           </fieldset>
         ))}
+        {shares && shares.length > 0 ? (
+          <p className="award-summary" aria-live="polite">
+            {shares.map((s, i) => (
+              <Fragment key={s.playerId}>
+                {i > 0 ? ', ' : ''}
+                {s.name} {t.gets} <span className="nowrap">{formatCents(s.amount)}</span>
+              </Fragment>
+            ))}
+            .
+          </p>
+        ) : null}
         <FormSubmit
           error={error}
           pending={pending}
