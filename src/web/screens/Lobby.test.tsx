@@ -128,6 +128,30 @@ describe('Lobby', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("host: 'Saving...' while the new blinds are on their way, and the server's refusal shown as is", async () => {
+    const room = lobby(['Ana', 'Ben']);
+    let answer!: (res: Ack<unknown>) => void;
+    const send = vi.fn(() => new Promise<Ack<unknown>>((r) => (answer = r)));
+    render(
+      <Lobby
+        snapshot={snapshot(room)}
+        me="ana"
+        send={send}
+        onLeave={async () => ok}
+        origin="https://chipless.test"
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
+    fireEvent.change(within(dialog).getByLabelText('Big Blind'), { target: { value: '3' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' }));
+    expect(within(dialog).getByRole('button', { name: 'Saving...' })).toHaveProperty('disabled', true);
+    expect(send).toHaveBeenCalledWith({ type: 'updateSettings', smallBlind: 100, bigBlind: 300 });
+    await act(async () => answer({ ok: false, error: 'Only the host can change settings' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Only the host can change settings');
+    expect(within(dialog).getByRole('button', { name: 'Save Settings' })).toHaveProperty('disabled', false);
+  });
+
   it("host: a blind above what the server takes ($100,000,000) is refused in the dialog, not sent ('Invalid request')", async () => {
     const { send } = show('ana');
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
