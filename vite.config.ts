@@ -32,7 +32,7 @@ export default defineConfig(({ command }) => {
       // this, the table's award preview (applyCommand, src/web/game/award.ts) put the whole command
       // graph on the landing page: 117,866 bytes gzipped, over e2e/poker-night.test.ts's 110,000 budget
       // (e2e/README.md).
-      rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !id.includes('/src/engine/') } },
+      rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !id.includes('/src/engine/') } },
     },
     server: {
       // `npm run dev`: the server's port, which it takes from PORT as `npm start` does (3000 unless set).

@@ -81,8 +81,28 @@ describe('raiseLimits', () => {
     expect(potsOf(called)).toEqual([['main', 700, ['p0', 'p1']]]);
   });
 
+  it('three-handed: the capped bet goes to what the deepest opponent can call; each then calls all-in or folds', () => {
+    // p0 deals with $100.00; p1 posts $1.00 of $3.50, p2 $2.00 of $2.50. The minimum raise is to $4.00,
+    // the most anyone can call $3.50 (p1).
+    const room = started([10_000, 350, 250]);
+    expect(raiseLimits(room, 'p0')).toMatchObject({ min: 400, max: 350, limitedByOpponents: true });
+    const bet = play(room, ['p0', 'RAISE', 350]);
+    expect(player(bet, 'p0')).toMatchObject({ stack: 9_650, currentRoundBet: 350 });
+    expect(bet.gameState.currentTurnPlayerId).toBe('p1');
+    // p1 can only call, all-in: their whole stack is what the bet asks; no raise is left to make.
+    expect(raiseLimits(bet, 'p1')).toMatchObject({ max: 350, highestBet: 350, stack: 250, currentBet: 100 });
+    const done = play(bet, ['p1', 'CALL'], ['p2', 'CALL']);
+    expect([player(done, 'p1').isAllIn, player(done, 'p2').isAllIn]).toEqual([true, true]);
+    expect(done.gameState.stage).toBe('SHOWDOWN');
+    expect(potsOf(done)).toEqual([
+      ['main', 750, ['p0', 'p1', 'p2']],
+      ['side-1', 200, ['p0', 'p1']],
+    ]);
+  });
+
   it('the capped maximum is no raise when nobody can call more than the highest bet', () => {
-    // p1 all-in for $3.00 pre-flop; p0 can only call or go all-in: a RAISE to $3.00 is a call.
+    // p0 folds, p1 calls, p2 goes all-in for $3.00; p1 can only call it or go all-in: a RAISE to
+    // $3.00 would be a call.
     const room = play(started([10_000, 10_000, 300]), ['p0', 'FOLD'], ['p1', 'CALL'], ['p2', 'ALL_IN']);
     expect(raiseLimits(room, 'p1')).toMatchObject({ max: 300, highestBet: 300, limitedByOpponents: true });
     // (p2's all-in raised by $1.00, so the minimum raise is $1.00.)

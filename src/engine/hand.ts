@@ -413,6 +413,8 @@ export function declareWinners(
   const nameOf = (id: string) =>
     playerById(d.players, id)?.name ?? d.room.ledger.find((e) => e.id === id)?.name ?? id;
   if (!Array.isArray(winnerIds)) return MSG.unknownCommand;
+  if (byPot !== undefined && (typeof byPot !== 'object' || byPot === null || Array.isArray(byPot)))
+    return MSG.unknownCommand;
   for (const id of winnerIds) if (!live(id)) return notInThisHand(nameOf(id));
   const plan: Array<{ pot: Pot; winners: string[] }> = [];
   if (byPot !== undefined) {

@@ -201,6 +201,9 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       let amount = it.raw;
       if (it.legal && limits !== null && limits.min <= limits.max)
         amount = limits.min + Math.floor(it.frac * (limits.max - limits.min));
+      // Below the minimum, the capped maximum (what the deepest opponent can call; betting.ts
+      // raiseError), or a cent either side of it.
+      else if (it.legal && limits !== null) amount = limits.max + (Math.floor(it.frac * 3) - 1);
       return { actor, command: { type: 'act', action: 'RAISE', amount } };
     }
     case 'advance':
@@ -723,8 +726,12 @@ describe('engine properties', () => {
               let command: Command = { type: 'act', action: m.action };
               if (m.action === 'RAISE' && limits !== null) {
                 const span = Math.max(0, limits.max - limits.min);
-                // Mostly legal sizes, sometimes a cent off either edge.
-                const amount = limits.min + Math.floor(m.frac * span) + (m.side < 8 ? m.odd : 0);
+                // Mostly legal sizes, sometimes a cent off either edge; below the minimum, the capped
+                // maximum (betting.ts raiseError) or a cent off it.
+                const amount =
+                  limits.min > limits.max
+                    ? limits.max + (m.side < 8 ? m.odd : 0)
+                    : limits.min + Math.floor(m.frac * span) + (m.side < 8 ? m.odd : 0);
                 command = { type: 'act', action: 'RAISE', amount };
               }
               apply(turn, command);

@@ -650,7 +650,8 @@ function checkEvents(before: Room, after: Room, events: GameEvent[]): void {
   // Ending the game mid-hand (no pot awarded on the way) returns a departed stint's chips in the pots
   // to its ledger entry (they join the final chips), not to the stack of the same id seated again.
   if (events.some((e) => e.type === 'gameEnded') && !events.some((e) => e.type === 'potAwarded')) {
-    for (const e of before.ledger) add(e.id, -(before.gameState.departedContributions?.[e.id] ?? 0));
+    const departed = before.gameState.departedContributions ?? {};
+    for (const e of before.ledger) add(e.id, -ownCents(departed, e.id));
   }
   for (const p of Object.values(before.players)) {
     const q = own(after, p.id);

@@ -112,6 +112,8 @@ export function sitOut(
   away: boolean,
   playerId: string | undefined,
 ): Outcome | typeof UNCHANGED {
+  if (typeof away !== 'boolean' || (playerId !== undefined && typeof playerId !== 'string'))
+    return MSG.unknownCommand;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   const byHost = playerId !== undefined && playerId !== actorId;
   if (byHost && actorId !== d.room.hostId) return MSG.onlyHostSitOut;

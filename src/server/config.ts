@@ -107,8 +107,9 @@ export interface Config {
   publicUrl: string | undefined;
   roomIdleMs: number;
   /**
-   * How long a game in progress (status PLAYING) is kept without activity and with nobody connected:
-   * never less than roomIdleMs. A break with every phone locked must not cost the table its game.
+   * How long a game in progress or over (status PLAYING or ENDED) is kept without activity and with
+   * nobody connected: never less than roomIdleMs. A break with every phone locked must not cost the
+   * table its game, nor the end of the night its results.
    */
   playingIdleMs: number;
   cleanupIntervalMs: number;

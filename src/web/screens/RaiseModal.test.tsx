@@ -121,6 +121,9 @@ describe('Raise modal', () => {
     expect(room.gameState.currentTurnPlayerId).toBe('ben');
     const { dialog, input, preset, confirm, send } = open(room);
     expect(dialog.textContent).toContain('Min $4.00 · Max $3.00');
+    // Ben's own stack is short, not his opponent's: no word of putting anyone all-in.
+    expect(dialog.textContent).not.toContain("* Limited by opponents' stack sizes");
+    expect(dialog.textContent).not.toContain('puts your opponents all-in');
     expect(input.value).toBe('3.00');
     expect(preset('Min Raise')).toHaveProperty('disabled', true);
     expect(preset('All-In')).toHaveProperty('disabled', false);

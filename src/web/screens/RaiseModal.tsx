@@ -101,7 +101,7 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
         </fieldset>
         {!possible ? (
           <p className="muted">{t.cannotRaise}</p>
-        ) : limits.max < limits.min ? (
+        ) : limits.limitedByOpponents && limits.max < limits.min ? (
           <p className="muted">{t.capped}</p>
         ) : null}
         <FormError message={error} />
