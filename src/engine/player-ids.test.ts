@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
 import { callAmount, isInRoom, raiseLimits } from './index';
 import { createRoom } from './room';
-import { checkedDownThreeWay, deepFreeze, lobby, refuse, run, started } from './test-helpers';
+import {
+  checkedDownThreeWay,
+  deepFreeze,
+  lobby,
+  play,
+  player,
+  potsOf,
+  refuse,
+  run,
+  started,
+} from './test-helpers';
 import type { Command } from './types';
 
 const INHERITED = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', 'isPrototypeOf'];
@@ -56,23 +66,27 @@ describe('player ids that name Object.prototype members', () => {
     expect(res).toEqual({ ok: true, room, events: [] });
   });
 
+  it("a player seated as 'constructor' leaves with chips in the pot: they stay in it (regression)", () => {
+    let room = run(seated(['a', 'constructor']), 'h', { type: 'startGame' }); // h deals, a $1.00, constructor $2.00
+    room = run(room, 'constructor', { type: 'leave' });
+    expect(room.gameState.departedContributions).toEqual({ constructor: 200 });
+    expect(potsOf(room)).toEqual([['main', 300, ['h', 'a']]]);
+    room = play(room, ['h', 'FOLD']);
+    expect(player(room, 'a').stack).toBe(1_200);
+    room = run(room, 'h', { type: 'endGame' });
+    const nets = [
+      ...Object.values(room.players).map((p) => p.netResult ?? 0),
+      ...room.ledger.map((e) => e.netResult),
+    ];
+    expect(nets.reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
   it.each(['constructor', 'toString'])(
     'a player seated as %s who left keeps whole-cent results when the game ends with dead money in the pot (regression)',
     (id) => {
       // The engine takes such an id from a join (the server hands out UUIDs); its ledger entry must
       // not read Object.prototype's member when the end of the game returns the departed chips.
-      let room = createRoom({
-        roomCode: 'ABCDE',
-        hostId: 'h',
-        hostName: 'Host',
-        startingChips: 1_000,
-        now: 1_000,
-      });
-      for (const p of ['a', 'b', 'c', id]) {
-        room = run(room, p, { type: 'join', name: `P-${p}`, startingChips: 1_000 });
-        room = run(room, 'h', { type: 'approve', playerId: p });
-      }
-      room = run(room, 'h', { type: 'startGame' }); // h deals, a posts $1.00, b $2.00
+      let room = run(seated(['a', 'b', 'c', id]), 'h', { type: 'startGame' }); // h deals, a posts $1.00, b $2.00
       room = run(room, id, { type: 'leave' }); // nothing in the pot: 1000 back, net 0
       room = run(room, 'b', { type: 'leave' }); // the big blind's $2.00 is dead money
       expect(room.gameState.departedContributions).toEqual({ b: 200 });
@@ -122,6 +136,25 @@ describe('commands of the wrong shape (the server schema lets none through): ref
     expect(JSON.stringify(room)).toBe(before);
   });
 });
+
+/**
+ * Host 'h' and `ids` seated with $10.00 each, in the lobby: the engine takes any id its pattern allows
+ * (the server hands out UUIDs), these included.
+ */
+function seated(ids: string[]) {
+  let room = createRoom({
+    roomCode: 'ABCDE',
+    hostId: 'h',
+    hostName: 'Host',
+    startingChips: 1_000,
+    now: 1_000,
+  });
+  for (const id of ids) {
+    room = run(room, id, { type: 'join', name: `P-${id}`, startingChips: 1_000 });
+    room = run(room, 'h', { type: 'approve', playerId: id });
+  }
+  return room;
+}
 
 /** Heads-up, all-in and called: the showdown, $100.00 in the main pot. */
 function allInShowdown() {

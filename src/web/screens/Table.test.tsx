@@ -55,6 +55,16 @@ function sidePotShowdown(): Room {
   return room;
 }
 
+/** Blinds of 1 and 2 cents: Ana (dealer) all-in for $50.00, Ben folds his 1 cent, Cal calls all-in: $100.01. */
+function oddCentShowdown(): Room {
+  let room = lobby(['Ana', 'Ben', 'Cal']);
+  room = step(room, 'ana', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
+  room = step(room, 'ana', { type: 'startGame' });
+  room = actNow(room, 'ALL_IN');
+  room = actNow(room, 'FOLD');
+  return actNow(room, 'CALL');
+}
+
 describe('Table', () => {
   it('shows the stage, the community cards, the pot, the amount to call and the badges', () => {
     show(threeWay(), 'ana');
@@ -254,13 +264,7 @@ describe('Table', () => {
   });
 
   it('Declare Winner: a split names each share before the tap, the odd cent where the engine puts it', () => {
-    // Blinds of 1 and 2 cents: Ana all-in for $50.00, Ben folds his 1 cent, Cal calls all-in.
-    let room = lobby(['Ana', 'Ben', 'Cal']);
-    room = step(room, 'ana', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
-    room = step(room, 'ana', { type: 'startGame' });
-    room = actNow(room, 'ALL_IN');
-    room = actNow(room, 'FOLD');
-    room = actNow(room, 'CALL');
+    const room = oddCentShowdown();
     show(room, 'ana');
     fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
     const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
@@ -275,13 +279,7 @@ describe('Table', () => {
   });
 
   it("a split pot's hand-log line names each share, odd cent and all", () => {
-    // Blinds of 1 and 2 cents: Ana all-in for $50.00, Ben folds his 1 cent, Cal calls all-in.
-    let room = lobby(['Ana', 'Ben', 'Cal']);
-    room = step(room, 'ana', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
-    room = step(room, 'ana', { type: 'startGame' });
-    room = actNow(room, 'ALL_IN');
-    room = actNow(room, 'FOLD');
-    room = actNow(room, 'CALL');
+    let room = oddCentShowdown();
     room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana', 'cal'] });
     show(room, 'ben');
     const lines = Array.from(document.querySelectorAll('.hand-log li')).map((li) => li.textContent);
