@@ -18,7 +18,7 @@ import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
 
 function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof UNCHANGED {
-  // The server's schema lets no other shape through; the engine still answers, never throws.
+  // The server's schema lets no other shape through; a command that is not an object is still answered.
   if (typeof command !== 'object' || command === null) return MSG.unknownCommand;
   switch (command.type) {
     case 'join':
