@@ -15,8 +15,9 @@ export interface UndoButtonProps {
 /**
  * The host's Undo (the caller shows it to the host only): the undo arrow, named "Undo", greyed
  * (disabled, "Nothing to undo" as its tooltip) while the room has no undo point, so it keeps its place
- * and Rebuys beside it never moves under the host's thumb; and the question "Undo?" naming what it takes back (the hand-log line of the command's first
- * event), which sends `{ type: 'undo', seq }` for that point.
+ * and Rebuys beside it never moves under the host's thumb; and the question "Undo?" naming what it
+ * takes back (the hand-log line of the command's first event), which sends `{ type: 'undo', seq }`
+ * for that point.
  *
  * The question is about the point it named. When the room moves on before it is answered (a player
  * acts, the host's other tab deals or undoes), it closes, as a removal's question closes when the
