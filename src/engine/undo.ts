@@ -20,9 +20,9 @@
  *   approval leaving or denied touch nothing the point restores, so the point survives them: a
  *   latecomer asking to join does not cost the host their undo, nor does a player stepping out (until
  *   session 29's audit, the winner of a wrong award could sit out and back and make it stick). Every
- *   other command clears it: approving, removing or a seated player leaving change who is at the table (and a
- *   departure moves chips into the ledger), End Game is a decision the host already confirmed, and an
- *   undo is not itself undone.
+ *   other command clears it: approving, removing or a seated player leaving change who is at the
+ *   table (and a departure moves chips into the ledger), End Game is a decision the host already
+ *   confirmed, and an undo is not itself undone.
  * Only the host may undo: the host runs the table, and a player taking back their own action after the
  * others have seen it is what "action is binding" forbids at a real table.
  */
