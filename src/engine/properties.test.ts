@@ -381,8 +381,9 @@ function checkUndo(
   check(JSON.stringify(after.gameState) === JSON.stringify(was.gameState), 'undo: game state');
   check(JSON.stringify(after.ledger) === JSON.stringify(was.ledger), 'undo: ledger');
   for (const id of Object.keys(was.players)) {
-    // A latecomer still waiting then may have left or been denied since (that kept the point).
-    if (!(id in after.players) && was.players[id]?.status === 'waiting_approval') continue;
+    // A latecomer still waiting then may have left or been denied since, and even asked again under
+    // the same id, a new request (each kept the point): the undo restores nothing of theirs.
+    if (was.players[id]?.status === 'waiting_approval' && after.players[id]?.status !== 'active') continue;
     // Sitting out (kept the point) stays as it is now: no undo restores it.
     const { away: awayAfter, ...kept } = after.players[id] ?? {};
     const { away: _awayThen, ...then } = was.players[id] ?? {};
