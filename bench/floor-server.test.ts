@@ -19,7 +19,7 @@ import {
   redisGate,
   uniqueKeyPrefix,
 } from '../src/server/scale-out/redis-available';
-import { connectRedis } from '../src/server/store/redis-store';
+import { connectRedis } from '../src/server/store/redis-client';
 import type { RoomSnapshot } from '../src/shared/protocol';
 
 const here = dirname(fileURLToPath(import.meta.url));

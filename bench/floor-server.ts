@@ -41,7 +41,7 @@ import { Worker } from 'node:worker_threads';
 import { Server } from 'socket.io';
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import { DEFAULT_HELPER_THREADS_NICE, lowerHelperThreads } from '../src/server/helper-threads';
-import { connectRedis } from '../src/server/store/redis-store';
+import { connectRedis } from '../src/server/store/redis-client';
 import type { RoomSnapshot } from '../src/shared/protocol';
 import { syntheticSnapshot } from './sample-snapshot';
 

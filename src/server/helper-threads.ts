@@ -1,7 +1,8 @@
 /**
  * The process's helper threads at a lower scheduling priority than its event loop.
  *
- * Besides the main thread (the event loop: every socket, command and broadcast), a Node process runs
+ * Besides the main thread (the event loop: every socket and broadcast, and in Redis mode every command)
+ * and, in SQLite mode, the room thread (every command, thread-rooms.ts), a Node process runs
  * V8's platform threads (parallel scavenges, concurrent marking, compiling), libuv's pool and, with
  * SQLite, the store's writer thread (which lowers itself, sqlite-writer.ts). On a box with few cores
  * the garbage collector's helpers can take every core at once, and whatever else the commands wait

@@ -27,7 +27,7 @@ async function resolveSessionSecret(config: Config): Promise<string> {
   if (config.sessionSecret) return config.sessionSecret;
   if (config.store === 'sqlite') return readOrCreateSecretFile(config.dataDir);
   if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
-  const { sharedSessionSecret } = await import('./store/redis-store');
+  const { sharedSessionSecret } = await import('./store/redis-session-secret');
   return sharedSessionSecret(config.redisUrl, randomSecret(), { keyPrefix: config.redisKeyPrefix });
 }
 

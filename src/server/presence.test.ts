@@ -7,7 +7,7 @@ import { createPresence, PRESENCE_CHANGED, type Presence, type PresenceOptions }
 import { adapterKey, createRedisAdapter, type RedisAdapterHandle } from './redis-adapter';
 import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
 import type { ChiplessServer } from './socket-gateway';
-import { connectRedis } from './store/redis-store';
+import { connectRedis } from './store/redis-client';
 
 const gate = await redisGate('presence');
 

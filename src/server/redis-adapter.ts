@@ -20,7 +20,7 @@ import type { Namespace, ServerOptions } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import type { RoomBroadcastEncoder } from './broadcaster';
 import { keptSnapshotEventParts, snapshotEventJson } from './room-json';
-import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-store';
+import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-client';
 import type { Publication } from './store/room-store';
 
 /** The adapter factory to hand to Socket.IO (`new Server(http, { adapter })`) and how to release it. */

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../free-port';
-import { connectRedis } from '../store/redis-store';
+import { connectRedis } from '../store/redis-client';
 
 /** Whether a redis-server binary is on PATH. */
 export function hasRedisServer(): boolean {

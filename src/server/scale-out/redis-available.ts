@@ -4,7 +4,7 @@
  * then it fails, so a broken CI Redis never turns into a silent pass.
  */
 import { randomBytes } from 'node:crypto';
-import { connectRedis, redactUrl } from '../store/redis-store';
+import { connectRedis, redactUrl } from '../store/redis-client';
 
 /** The Redis the tests use. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -5,13 +5,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../free-port';
 import { hasRedisServer, PrivateRedis } from '../scale-out/private-redis';
+import { connectRedis } from './redis-client';
 import {
   durabilityWarnings,
   type RedisDurability,
   readRedisDurability,
   warnAboutRedisDurability,
 } from './redis-durability';
-import { connectRedis } from './redis-store';
 
 const IN_MEMORY =
   'Redis keeps the rooms only in memory (appendonly no, no save rules): a Redis restart loses every room. Run Redis with appendonly yes.';

@@ -8,7 +8,7 @@
  * which managed services may refuse or rename: then nothing is said (`readRedisDurability` gives null).
  */
 import type { Logger } from '../logger';
-import { connectRedis } from './redis-store';
+import { connectRedis } from './redis-client';
 
 /** The Redis settings that decide what survives (CONFIG GET names). */
 export interface RedisDurability {

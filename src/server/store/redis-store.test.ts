@@ -7,16 +7,12 @@ import { hasRedisServer, PrivateRedis } from '../scale-out/private-redis';
 import { sleep } from '../scale-out/process-harness';
 import { deleteKeysWithPrefix, REDIS_URL, redisGate, uniqueKeyPrefix } from '../scale-out/redis-available';
 import { runRoomStoreContract, sampleRoom } from './contract';
+import { connectRedis } from './redis-client';
 import {
-  boundedCommands,
-  connectRedis,
   createRedisStore,
   publicationSplit,
-  RedisDeadlineError,
-  RedisNotReadyError,
   roomFromPublication,
   SAVE_SCRIPT_SOURCE,
-  sharedSessionSecret,
   splitPublication,
   storedPublication,
 } from './redis-store';
@@ -66,30 +62,6 @@ async function withRedis<T>(
 function code(): string {
   return randomUUID().slice(0, 5).toUpperCase();
 }
-
-describe('boundedCommands', () => {
-  /** Just what boundedCommands uses of a client: the view it sends on, and whether it is connected. */
-  const fakeClient = { isReady: true, withCommandOptions: () => ({}) } as unknown as Parameters<
-    typeof boundedCommands
-  >[0];
-
-  it('leaves no timer behind: not after an answer, not after a send that throws at once', async () => {
-    vi.useFakeTimers();
-    try {
-      const bounded = boundedCommands(fakeClient, 5000);
-      expect(await bounded(async () => 'answer')).toBe('answer');
-      expect(vi.getTimerCount()).toBe(0);
-      await expect(
-        bounded(() => {
-          throw new TypeError('bad argument');
-        }),
-      ).rejects.toThrow('bad argument');
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-});
 
 describe.skipIf(gate.skip)('redis store', () => {
   beforeAll(() => gate.check());
@@ -697,14 +669,6 @@ describe.skipIf(gate.skip)('redis store', () => {
       }
     });
 
-    it('sharedSessionSecret: the first process picks the secret, later ones get the same', async () => {
-      const keyPrefix = `${prefix}secret:`;
-      const first = await sharedSessionSecret(REDIS_URL, 'first-secret', { keyPrefix });
-      const second = await sharedSessionSecret(REDIS_URL, 'second-secret', { keyPrefix });
-      expect(first).toBe('first-secret');
-      expect(second).toBe('first-secret');
-    });
-
     it('an unreachable Redis fails fast with a clear error', async () => {
       const started = Date.now();
       await expect(createRedisStore('redis://127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
@@ -720,34 +684,6 @@ describe.skipIf(gate.skip)('redis store', () => {
     const redis = new PrivateRedis(['--save', '', '--appendonly', 'yes', '--appendfsync', 'always']);
 
     afterAll(() => redis.dispose());
-
-    it.skipIf(!hasServer)(
-      'a command Redis does not answer (SIGSTOP) fails after its deadline; one sent while not connected fails at once',
-      async () => {
-        await redis.start();
-        const client = await connectRedis(redis.url);
-        const bounded = boundedCommands(client, 300);
-        try {
-          expect(await bounded((c) => c.ping())).toBe('PONG');
-          redis.signal('SIGSTOP');
-          const started = Date.now();
-          await expect(bounded((c) => c.ping())).rejects.toBeInstanceOf(RedisDeadlineError);
-          const waited = Date.now() - started;
-          expect(waited).toBeGreaterThanOrEqual(290);
-          expect(waited).toBeLessThan(1500);
-          redis.signal('SIGCONT');
-          expect(await bounded((c) => c.ping())).toBe('PONG');
-        } finally {
-          redis.signal('SIGCONT');
-          client.destroy();
-          await redis.stop();
-        }
-        const notReady = Date.now();
-        await expect(bounded((c) => c.ping())).rejects.toBeInstanceOf(RedisNotReadyError);
-        expect(Date.now() - notReady).toBeLessThan(50);
-      },
-      20_000,
-    );
 
     it.skipIf(!hasServer)(
       'commands fail fast while Redis is down, then work again (scripts reloaded) once it is back',

@@ -40,50 +40,24 @@
  * not Redis Cluster.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJsonParts } from '../room-json';
+import {
+  boundedCommands,
+  connectRedis,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  type RedisConnectOptions,
+} from './redis-client';
 import type { AppliedCommand, Publication, RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, fitsRing, LOG_SLOTS, logLast, ringUpdate } from './slots';
 
-type RedisClient = ReturnType<typeof newClient>;
-
-function newClient(url: string, connectTimeout: number, commandTimeout: number, reconnect: () => boolean) {
-  return createClient({
-    url,
-    // A command waits (queued while reconnecting) at most this long, so a Redis outage turns into
-    // failed commands ('Something went wrong', the client retries) instead of a room queue stuck forever.
-    commandOptions: { timeout: commandTimeout },
-    socket: {
-      connectTimeout,
-      // Before the first connection: give up at once (the caller reports it). After: back off up to 2 s.
-      reconnectStrategy: (retries) => (reconnect() ? Math.min(50 * 2 ** retries, 2000) : false),
-    },
-  });
-}
-
-/** How long a command waits for Redis by default, reconnection included (ms). */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
-
-/** Options of the Redis store. */
-export interface RedisStoreOptions {
+/** Options of the Redis store: how to connect (redis-client.ts), and the store's own settings. */
+export interface RedisStoreOptions extends RedisConnectOptions {
   /** Prepended to every key (default 'chipless:'); tests use a random one to isolate themselves. */
   keyPrefix?: string;
   /** TTL of a room key after its last save or touch, in ms (0 = no TTL). Default 10 minutes. */
   roomTtlMs?: number;
-  /** Gives up connecting after this many ms (default 5000). */
-  connectTimeoutMs?: number;
-  /** A command fails after waiting this long for Redis, reconnection included (default 5000). */
-  commandTimeoutMs?: number;
-  /** Connection errors after the first connect (the client keeps reconnecting). Default: ignored. */
-  onError?: (err: Error) => void;
 }
-
-/** How to connect: RedisStoreOptions without the store's own settings. */
-export type RedisConnectOptions = Pick<
-  RedisStoreOptions,
-  'connectTimeoutMs' | 'commandTimeoutMs' | 'onError'
->;
 
 /** A Lua script with its SHA1, run with EVALSHA and re-sent with EVAL when Redis does not know it yet. */
 interface Script {
@@ -309,104 +283,6 @@ interface KnownKey {
 
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
 export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
-
-/**
- * Connects a node-redis client, failing with a clear error (instead of retrying forever) when Redis
- * cannot be reached within `connectTimeoutMs`. Once connected, the client reconnects on its own.
- */
-export async function connectRedis(url: string, opts: RedisConnectOptions = {}): Promise<RedisClient> {
-  let connected = false;
-  const client = newClient(
-    url,
-    opts.connectTimeoutMs ?? 5000,
-    opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    () => connected,
-  );
-  client.on('error', (err: Error) => {
-    if (connected) opts.onError?.(err);
-  });
-  try {
-    await client.connect();
-    connected = true;
-    return client;
-  } catch (err) {
-    client.destroy();
-    throw new Error(`Redis unreachable at ${redactUrl(url)}: ${(err as Error).message}`);
-  }
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '<invalid url>';
-  }
-}
-
-/** Fails a command that waited for Redis longer than its deadline (see boundedCommands). */
-export class RedisDeadlineError extends Error {
-  constructor(ms: number) {
-    super(`Redis did not answer within ${ms} ms`);
-    this.name = 'RedisDeadlineError';
-  }
-}
-
-/** Fails a command at once because the client is not connected (see boundedCommands). */
-export class RedisNotReadyError extends Error {
-  constructor() {
-    super('Redis is not connected');
-    this.name = 'RedisNotReadyError';
-  }
-}
-
-/**
- * The client's commands for the per-command path (a save's script, a load, a broadcast's publish),
- * bounded without node-redis's own command timeout. That timeout makes an `AbortSignal.timeout` per
- * command: a signal, its listener and a timer that live the whole timeout (5 s) after the command is
- * answered, then a `DOMException` with its stack when the timer fires anyway. At 1,000 commands a
- * second that was ~10 µs a command on the main thread and much of Redis mode's old-generation
- * garbage (bench/README.md, session 10). Here instead:
- *
- * - a command sent while the client is not connected fails at once (RedisNotReadyError), so nothing
- *   waits in node-redis's offline queue through an outage (node-redis's timeout took it out of the
- *   queue when it fired; this never puts it there, except in the instant the connection drops);
- * - a command on a connection that does not answer (Redis frozen) fails after `timeoutMs`
- *   (RedisDeadlineError), with one plain timer, cleared when it is answered.
- *
- * As with node-redis's timeout, a command that timed out may still run on Redis later (it was sent).
- * A save carries the version it expects, and a command's answer given without a write is decided on a
- * fresh load (room-service.ts), so a late one can only take effect once and never over a newer room;
- * its retry is answered as the duplicate it is.
- */
-export function boundedCommands(client: RedisClient, timeoutMs: number) {
-  const untimed = client.withCommandOptions({ timeout: 0 });
-  return <T>(send: (c: typeof untimed) => Promise<T>): Promise<T> => {
-    if (!client.isReady) return Promise.reject(new RedisNotReadyError());
-    let pending: Promise<T>;
-    try {
-      pending = send(untimed);
-    } catch (err) {
-      // Thrown before anything was sent (a bad argument): no deadline to keep.
-      return Promise.reject(err);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RedisDeadlineError(timeoutMs)), timeoutMs);
-      pending.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
-    });
-  };
-}
 
 /** Opens the Redis room store on `url` (e.g. redis://127.0.0.1:6379). */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<RoomStore> {
@@ -638,26 +514,4 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       if (client.isOpen) await client.close();
     },
   };
-}
-
-/**
- * The session secret every process must share so a token issued by one is accepted by the others.
- * Stores `candidate` under `{keyPrefix}session-secret` unless one is there already (SET NX), and
- * returns whichever is stored: the first process to start picks the secret for all.
- */
-export async function sharedSessionSecret(
-  url: string,
-  candidate: string,
-  opts: { keyPrefix?: string; connectTimeoutMs?: number } = {},
-): Promise<string> {
-  const client = await connectRedis(url, { connectTimeoutMs: opts.connectTimeoutMs });
-  try {
-    const key = `${opts.keyPrefix ?? 'chipless:'}session-secret`;
-    await client.set(key, candidate, { condition: 'NX' });
-    const stored = await client.get(key);
-    if (stored == null) throw new Error('session secret vanished from Redis');
-    return stored;
-  } finally {
-    await client.close();
-  }
 }

@@ -1,6 +1,7 @@
 /**
  * The SQLite store's writes, as journal entries (sqlite-journal.ts) and the SQL that applies them.
- * The store's main thread checks each write, turns it into an entry and appends it to the journal;
+ * The store's thread (the one that runs the rooms: the room thread, or the event loop with
+ * ROOM_THREAD=false) checks each write, turns it into an entry and appends it to the journal;
  * the writer thread (sqlite-writer.ts) applies entries to the database in batches, and opening the
  * store replays what the journal holds beyond the last applied entry. Both apply with `createApplier`
  * below, so there is one definition of what an entry does to the file. The tables and their layout

@@ -1,18 +1,20 @@
 /**
  * The SQLite store's writer thread (a worker_threads Worker, started by sqlite-store.ts through
- * worker-boot.mjs). It follows the journal files the main thread appends to, and applies
+ * worker-boot.mjs). The store's thread is the one that runs the rooms: the room thread, or the event
+ * loop with ROOM_THREAD=false. It follows the journal files the store's thread appends to, and applies
  * their entries to the database in batches: one transaction every `intervalMs` (or at once when the
- * main thread asks, because a read is waiting), then tells the main thread the last lsn applied.
- * The main thread never waits for it to acknowledge a command; the journal already holds the command.
+ * store's thread asks, because a read is waiting), then tells the store's thread the last lsn
+ * applied. The store's thread never waits for it to acknowledge a command; the journal already holds
+ * the command.
  *
- * Files: the main thread appends to `chipless.journal.<gen>` and starts file gen + 1 once gen has
+ * Files: the store's thread appends to `chipless.journal.<gen>` and starts file gen + 1 once gen has
  * grown past a size. So when file gen + 1 exists, gen is complete: the writer reads gen to its end,
  * applies it, and deletes it after the transaction committed. A record at the end of the current file
- * that does not parse yet is one the main thread is still writing: it is read on a later turn.
+ * that does not parse yet is one the store's thread is still writing: it is read on a later turn.
  *
  * This thread is the database's only writer after the store opened; SQLite's automatic checkpoints
- * (every 1,000 WAL pages) run inside its transactions, so they never hold up the main thread. It runs
- * at a lower priority (nice 10 by default): at 1,000 rooms a batch is ~0.3–0.6 s of a core every 5 s,
+ * (every 1,000 WAL pages) run inside its transactions, so they never hold up the store's thread. It
+ * runs at a lower priority (nice 10 by default): at 1,000 rooms a batch is ~0.3–0.6 s of a core every 5 s,
  * which at the process's own priority took that CPU from the event loop on a 2-core box and showed as
  * latency spikes (bench/README.md, session 7).
  */
@@ -28,17 +30,17 @@ import { journalFileName, parseRecords } from './sqlite-journal';
 export interface WriterData {
   dbFile: string;
   dataDir: string;
-  /** The journal file the main thread appends to first. */
+  /** The journal file the store's thread appends to first. */
   gen: number;
   intervalMs: number;
   /** The nice value this thread runs at (at least the process's own); see lowerPriority. */
   nice: number;
 }
 
-/** Messages from the main thread. */
+/** Messages from the store's thread. */
 export type ToWriter = { type: 'poll' } | { type: 'stop' };
 
-/** Messages to the main thread. */
+/** Messages to the store's thread. */
 export type FromWriter =
   | { type: 'applied'; lsn: number }
   /** Entries that did not fit the file (skipped); see Applier.apply. */
