@@ -9,7 +9,7 @@ export { applyCommand } from './commands';
 export { betweenHands } from './hand';
 export { HOST_AWAY_MS } from './host';
 export { STAGE_NAMES } from './messages';
-export { dollarsToCents, formatCents, parseCurrency } from './money';
+export { CONVERSION_ERRORS, dollarsToCents, formatCents, parseCurrency } from './money';
 export { potTotal } from './pots';
 export {
   createRoom,

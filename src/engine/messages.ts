@@ -1,6 +1,7 @@
 /**
- * Every user-facing string of the engine, in one place. Where SPEC.md (sections 4, 6 and 8) has a
- * wording, it is used verbatim; the others are the engine's own readings (see README.md).
+ * Every user-facing string of the engine, in one place, but for the spec's conversion errors (money.ts
+ * CONVERSION_ERRORS). Where SPEC.md (sections 4, 6 and 8) has a wording, it is used verbatim; the
+ * others are the engine's own readings (see README.md).
  * Amounts are formatted with formatCents.
  */
 import { formatCents } from './money';

@@ -4,13 +4,26 @@
  */
 
 /**
+ * The spec's conversion errors, verbatim. They live here rather than in messages.ts, which formats
+ * amounts with this module's formatCents: one module importing the other is enough.
+ */
+export const CONVERSION_ERRORS = {
+  empty: 'Dollar amount cannot be null, undefined, or empty',
+  negative: 'Dollar amount cannot be negative',
+  invalid: (value: string) => `Invalid dollar amount: ${value}`,
+  notString: 'Input must be a non-empty string',
+  emptyAfterCleaning: 'Input cannot be empty after cleaning',
+  format: 'Invalid currency format. Use format like "10.50" or "10"',
+} as const;
+
+/**
  * Converts a dollar amount (number or numeric string) to whole cents, rounding to the nearest cent
  * (half up). A string is read as the decimal text it is, exactly. Throws on null/undefined/empty,
  * non-decimal or non-finite input, negative input, or more cents than Number.MAX_SAFE_INTEGER.
  */
 export function dollarsToCents(value: unknown): number {
   if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) {
-    throw new Error('Dollar amount cannot be null, undefined, or empty');
+    throw new Error(CONVERSION_ERRORS.empty);
   }
   const cents =
     typeof value === 'number'
@@ -18,8 +31,8 @@ export function dollarsToCents(value: unknown): number {
       : typeof value === 'string'
         ? decimalTextToCents(value.trim())
         : Number.NaN;
-  if (cents === NEGATIVE) throw new Error('Dollar amount cannot be negative');
-  if (!Number.isSafeInteger(cents)) throw new Error(`Invalid dollar amount: ${String(value)}`);
+  if (cents === NEGATIVE) throw new Error(CONVERSION_ERRORS.negative);
+  if (!Number.isSafeInteger(cents)) throw new Error(CONVERSION_ERRORS.invalid(String(value)));
   return Object.is(cents, -0) ? 0 : cents;
 }
 
@@ -71,15 +84,14 @@ const CURRENCY_FORMAT = /^\d+(\.\d{1,2})?$/;
  * Dollar signs and spaces are removed; what is left must be digits with up to two decimals.
  */
 export function parseCurrency(text: unknown): number {
-  if (typeof text !== 'string' || text.length === 0) throw new Error('Input must be a non-empty string');
+  if (typeof text !== 'string' || text.length === 0) throw new Error(CONVERSION_ERRORS.notString);
   const cleaned = text.replace(/[$\s]/g, '');
-  if (cleaned.length === 0) throw new Error('Input cannot be empty after cleaning');
-  if (!CURRENCY_FORMAT.test(cleaned))
-    throw new Error('Invalid currency format. Use format like "10.50" or "10"');
+  if (cleaned.length === 0) throw new Error(CONVERSION_ERRORS.emptyAfterCleaning);
+  if (!CURRENCY_FORMAT.test(cleaned)) throw new Error(CONVERSION_ERRORS.format);
   const [whole = '0', frac = ''] = cleaned.split('.');
   const cents = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
   // More cents than can be counted exactly would come back rounded: no amount (as dollarsToCents).
-  if (!Number.isSafeInteger(cents)) throw new Error(`Invalid dollar amount: ${text}`);
+  if (!Number.isSafeInteger(cents)) throw new Error(CONVERSION_ERRORS.invalid(text));
   return cents;
 }
 

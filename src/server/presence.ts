@@ -49,6 +49,7 @@ export const PRESENCE_CHANGED = 'chipless:presence';
 /** Clocks of processes differ by less than this (ms); see the settle rules above. */
 const CLOCK_MARGIN_MS = 1000;
 
+/** Options of createPresence; the defaults are what the server runs with. */
 export interface PresenceOptions {
   /**
    * Which Socket.IO rooms are game rooms whose presence matters (default: all). Changes in other rooms
@@ -67,6 +68,7 @@ export interface PresenceOptions {
   now?: () => number;
 }
 
+/** Who is connected to each room, across processes: what snapshots show as each player's `connected`. */
 export interface Presence {
   /** False with the in-memory adapter: one process, presence is local and nothing is sent. */
   readonly crossProcess: boolean;
@@ -110,6 +112,7 @@ interface ServerSideEvents {
   serverSideEmit(event: string, ...args: unknown[]): boolean;
 }
 
+/** Presence over `io`'s adapter: local sockets, and with several processes their answers (the file comment). */
 export function createPresence(io: ChiplessServer, options: PresenceOptions = {}): Presence {
   const nsp = io.of('/');
   const adapter = nsp.adapter;

@@ -82,6 +82,7 @@ export interface ExecuteOptions {
   onCommitted?: (record: StoredRoom) => Promise<void> | void;
 }
 
+/** What a RoomService is built from: where rooms are stored, where it logs, and its clock. */
 export interface RoomServiceDeps {
   store: RoomStore;
   logger: Logger;

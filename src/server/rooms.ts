@@ -52,6 +52,7 @@ export interface RoomsExecuteOptions {
 /** The counters and housekeeping parts of a store (analytics.ts, cleanup.ts). */
 export type HousekeepingStore = Pick<RoomStore, 'touch' | 'listIdle' | 'increment' | 'readCounters'>;
 
+/** The port the socket side holds the rooms by (see the file comment): directRooms or threadRooms. */
 export interface Rooms extends HousekeepingStore {
   /** Runs `fn` in the room's queue: after everything queued before it for that room. */
   runExclusive<T>(roomCode: string, fn: () => Promise<T>): Promise<T>;

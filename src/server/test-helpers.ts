@@ -1,5 +1,5 @@
 /**
- * Test support shared by every server-side suite (integration, scale-out, fuzz, e2e): a real server
+ * Test support shared by every server-side suite (integration, scale-out, fuzz): a real server
  * in this process on a free port with a temporary data dir, and real Socket.IO clients with promise
  * helpers. Nothing is mocked.
  */

@@ -58,6 +58,7 @@ export interface SessionCredentials {
   token: string;
 }
 
+/** What a phone sends (Socket.IO events, each with an acknowledgement), typed for both ends. */
 export interface ClientToServerEvents {
   createRoom: (req: CreateRoomRequest, ack: (res: Ack<RoomSnapshot>) => void) => void;
   joinRoom: (req: JoinRoomRequest, ack: (res: Ack<RoomSnapshot>) => void) => void;
@@ -66,6 +67,7 @@ export interface ClientToServerEvents {
   command: (req: RoomCommandRequest, ack: (res: Ack<{ version: number }>) => void) => void;
 }
 
+/** What the server sends a phone, unasked. */
 export interface ServerToClientEvents {
   /** Sent on every connection: the credentials to keep (new ones when none or invalid ones were presented). */
   session: (creds: SessionCredentials) => void;

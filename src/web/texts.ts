@@ -4,6 +4,7 @@
  * notices, hand log) are ours. Functions build the texts that carry names or amounts; amounts
  * arrive already formatted by the engine's formatCents.
  */
+import { CONVERSION_ERRORS } from '../engine';
 
 export const APP_NAME = 'Chipless';
 
@@ -124,7 +125,7 @@ export const settings = {
   submit: 'Save Settings',
   loading: 'Saving...',
   errorMissing: 'Please enter both small and big blind amounts',
-  errorInvalid: (value: string) => `Invalid dollar amount: ${value}`,
+  errorInvalid: CONVERSION_ERRORS.invalid,
 };
 
 /** The host's "Arrange Seats" (ours; SeatsModal.tsx): the seat order is the table's real one. */

@@ -41,8 +41,9 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/server/main.ts` in its own Node process with `env` added to the environment (PORT is
- * chosen here unless given) and resolves once GET /healthz answers 200.
+ * Starts the server as `npm start` does (`scripts/start.mjs`: the compiled build of
+ * `src/server/main.ts`) in its own Node process, with `env` added to the environment (PORT is chosen
+ * here unless given), and resolves once GET /healthz answers 200.
  */
 export async function startServerProcess(
   env: Record<string, string>,

@@ -1,3 +1,8 @@
+/**
+ * The storage port of the room service (DESIGN.md): what a store keeps of a room (StoredRoom: the room,
+ * its version and its recent applied command ids) and the RoomStore interface that the SQLite store
+ * (the default) and the Redis store (scale-out) implement, both held to one contract suite (contract.ts).
+ */
 import type { Room } from '../../engine/types';
 
 /**
