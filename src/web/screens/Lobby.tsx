@@ -1,15 +1,17 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useFocusRescue } from '../components/focus';
 import { FormError, orFailed, SlowLine, useAction } from '../components/forms';
-import { CheckIcon, CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
+import { CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { ShareButtons } from '../components/ShareButtons';
-import { approvedPlayers, pendingPlayers } from '../game/view';
-import { common, seats as seatsText, lobby as t, table } from '../texts';
+import { approvedPlayers } from '../game/view';
+import { common, seats as seatsText, lobby as t } from '../texts';
+import { ConfirmRemove } from './ConfirmRemove';
+import { PendingCard } from './PendingCard';
 import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
 
@@ -201,138 +203,5 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
       ) : null}
       {open.kind === 'remove' ? <ConfirmRemove player={open.player} send={send} onClose={close} /> : null}
     </main>
-  );
-}
-
-/** "Remove this player from the game?" for `player`, then the host's remove command (lobby and table). */
-export function ConfirmRemove({
-  player,
-  send,
-  onClose,
-  sitOut,
-}: {
-  player: Player;
-  send: (command: Command) => Promise<Ack<unknown>>;
-  onClose: () => void;
-  /**
-   * At the table (engine `sitOut`): 'offer' is "Sit Out Instead" for a player who is only away for a
-   * while; 'bringBack' is "Bring Back Instead" for one sitting out, whose phone may be what is away
-   * ('bringBackInHand': one who sat out during the hand they are still in).
-   */
-  sitOut?: 'offer' | 'bringBack' | 'bringBackInHand';
-}) {
-  const away = sitOut === undefined ? null : sitOut === 'offer';
-  return (
-    <ConfirmModal
-      title={t.removeTitle}
-      text={
-        sitOut === 'offer'
-          ? `${player.name}. ${table.removeOrSitOut}`
-          : sitOut === undefined
-            ? player.name
-            : table.removeOrBringBack(player.name, sitOut === 'bringBackInHand')
-      }
-      confirmLabel={t.removeConfirm}
-      danger
-      onConfirm={() => send({ type: 'remove', playerId: player.id })}
-      alternative={
-        away === null
-          ? undefined
-          : {
-              label: away ? table.sitOutInstead : table.bringBackInstead,
-              onConfirm: () => send({ type: 'sitOut', away, playerId: player.id }),
-            }
-      }
-      onClose={onClose}
-    />
-  );
-}
-
-/**
- * "Waiting for Approval" with its list, first on the host's lobby and above the table's seats: on a
- * phone anything lower is below the fold, and a latecomer stands by the table waiting.
- */
-export function PendingCard({
-  snapshot,
-  send,
-  online,
-}: {
-  snapshot: RoomSnapshot;
-  send: (command: Command) => Promise<Ack<unknown>>;
-  online: boolean;
-}) {
-  const titleId = useId();
-  const players = pendingPlayers(snapshot.room);
-  if (players.length === 0) return null;
-  return (
-    <section className="card pending-card" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t.waitingApproval}</h2>
-      <PendingList
-        players={players}
-        presence={snapshot.presence}
-        send={send}
-        online={online}
-        version={snapshot.version}
-      />
-    </section>
-  );
-}
-
-/** Players waiting for the host: "Wants to join with X chips", approve and deny. */
-export function PendingList({
-  players,
-  presence,
-  send,
-  online = true,
-  version,
-}: {
-  players: Player[];
-  presence: Record<string, boolean>;
-  send: (command: Command) => Promise<Ack<unknown>>;
-  online?: boolean;
-  /** The room's snapshot version: a refusal is not shown once the room has moved on (see useAction). */
-  version?: number;
-}) {
-  // One decision at a time: a double tap on Deny would otherwise send a second removal, which the
-  // server refuses ('Selected player not found') although the first one worked.
-  const { pending, error, run } = useAction(online, version);
-  return (
-    <>
-      <ul className="player-list">
-        {players.map((p) => (
-          <li key={p.id} className="player-item">
-            <Presence online={presence[p.id] ?? false} />
-            <span className="player-name">
-              {p.name}
-              <span className="sub">{t.wantsToJoin(formatCents(p.stack))}</span>
-            </span>
-            {/* The two go together, beside the name or under it, and apart from each other: a thumb
-                meant for one must not land on the other (Deny acts at once). */}
-            <span className="pending-actions">
-              <button
-                type="button"
-                className="icon-button approve"
-                aria-label={t.approve(p.name)}
-                disabled={pending}
-                onClick={() => void run(() => send({ type: 'approve', playerId: p.id }))}
-              >
-                <CheckIcon />
-              </button>
-              <button
-                type="button"
-                className="icon-button danger"
-                aria-label={t.deny(p.name)}
-                disabled={pending}
-                onClick={() => void run(() => send({ type: 'remove', playerId: p.id }))}
-              >
-                <CloseIcon />
-              </button>
-            </span>
-          </li>
-        ))}
-      </ul>
-      <FormError message={error} />
-      <SlowLine pending={pending} />
-    </>
   );
 }

@@ -30,8 +30,9 @@ import {
 } from '../game/view';
 import { common, endGame, lobby, table as t } from '../texts';
 import { ActForButton } from './ActForButton';
+import { ConfirmRemove } from './ConfirmRemove';
 import { HandOverModal } from './HandOverModal';
-import { ConfirmRemove, PendingCard } from './Lobby';
+import { PendingCard } from './PendingCard';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
 import { TableFoot } from './TableFoot';

@@ -1,0 +1,48 @@
+import type { Command, Player } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { lobby as t, table } from '../texts';
+
+/** "Remove this player from the game?" for `player`, then the host's remove command (lobby and table). */
+export function ConfirmRemove({
+  player,
+  send,
+  onClose,
+  sitOut,
+}: {
+  player: Player;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  onClose: () => void;
+  /**
+   * At the table (engine `sitOut`): 'offer' is "Sit Out Instead" for a player who is only away for a
+   * while; 'bringBack' is "Bring Back Instead" for one sitting out, whose phone may be what is away
+   * ('bringBackInHand': one who sat out during the hand they are still in).
+   */
+  sitOut?: 'offer' | 'bringBack' | 'bringBackInHand';
+}) {
+  const away = sitOut === undefined ? null : sitOut === 'offer';
+  return (
+    <ConfirmModal
+      title={t.removeTitle}
+      text={
+        sitOut === 'offer'
+          ? `${player.name}. ${table.removeOrSitOut}`
+          : sitOut === undefined
+            ? player.name
+            : table.removeOrBringBack(player.name, sitOut === 'bringBackInHand')
+      }
+      confirmLabel={t.removeConfirm}
+      danger
+      onConfirm={() => send({ type: 'remove', playerId: player.id })}
+      alternative={
+        away === null
+          ? undefined
+          : {
+              label: away ? table.sitOutInstead : table.bringBackInstead,
+              onConfirm: () => send({ type: 'sitOut', away, playerId: player.id }),
+            }
+      }
+      onClose={onClose}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { useId } from 'react';
+import { formatCents } from '../../engine';
+import type { Command, Player } from '../../engine/types';
+import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { FormError, SlowLine, useAction } from '../components/forms';
+import { CheckIcon, CloseIcon } from '../components/icons';
+import { Presence } from '../components/Presence';
+import { pendingPlayers } from '../game/view';
+import { lobby as t } from '../texts';
+
+/**
+ * "Waiting for Approval" with its list, first on the host's lobby and above the table's seats: on a
+ * phone anything lower is below the fold, and a latecomer stands by the table waiting.
+ */
+export function PendingCard({
+  snapshot,
+  send,
+  online,
+}: {
+  snapshot: RoomSnapshot;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  online: boolean;
+}) {
+  const titleId = useId();
+  const players = pendingPlayers(snapshot.room);
+  if (players.length === 0) return null;
+  return (
+    <section className="card pending-card" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t.waitingApproval}</h2>
+      <PendingList
+        players={players}
+        presence={snapshot.presence}
+        send={send}
+        online={online}
+        version={snapshot.version}
+      />
+    </section>
+  );
+}
+
+/** Players waiting for the host: "Wants to join with X chips", approve and deny. */
+export function PendingList({
+  players,
+  presence,
+  send,
+  online = true,
+  version,
+}: {
+  players: Player[];
+  presence: Record<string, boolean>;
+  send: (command: Command) => Promise<Ack<unknown>>;
+  online?: boolean;
+  /** The room's snapshot version: a refusal is not shown once the room has moved on (see useAction). */
+  version?: number;
+}) {
+  // One decision at a time: a double tap on Deny would otherwise send a second removal, which the
+  // server refuses ('Selected player not found') although the first one worked.
+  const { pending, error, run } = useAction(online, version);
+  return (
+    <>
+      <ul className="player-list">
+        {players.map((p) => (
+          <li key={p.id} className="player-item">
+            <Presence online={presence[p.id] ?? false} />
+            <span className="player-name">
+              {p.name}
+              <span className="sub">{t.wantsToJoin(formatCents(p.stack))}</span>
+            </span>
+            {/* The two go together, beside the name or under it, and apart from each other: a thumb
+                meant for one must not land on the other (Deny acts at once). */}
+            <span className="pending-actions">
+              <button
+                type="button"
+                className="icon-button approve"
+                aria-label={t.approve(p.name)}
+                disabled={pending}
+                onClick={() => void run(() => send({ type: 'approve', playerId: p.id }))}
+              >
+                <CheckIcon />
+              </button>
+              <button
+                type="button"
+                className="icon-button danger"
+                aria-label={t.deny(p.name)}
+                disabled={pending}
+                onClick={() => void run(() => send({ type: 'remove', playerId: p.id }))}
+              >
+                <CloseIcon />
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <FormError message={error} />
+      <SlowLine pending={pending} />
+    </>
+  );
+}
