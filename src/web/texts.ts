@@ -68,6 +68,17 @@ export const createRoom = {
   errorFailed: 'Failed to create room. Please try again.',
 };
 
+/**
+ * What is wrong with Starting Chips as typed (both forms): the spec's conversion and join errors, the
+ * engine's words (a test holds them equal to its MSG; importing MSG would put every engine message on
+ * the first page).
+ */
+export const chipsErrors = {
+  format: CONVERSION_ERRORS.format,
+  tooLow: 'Starting chips must be at least $1.00',
+  tooHigh: 'Starting chips cannot be more than $10,000.00',
+};
+
 export const joinRoom = {
   title: 'Join a Game',
   code: 'Room Code',
@@ -126,6 +137,8 @@ export const settings = {
   loading: 'Saving...',
   errorMissing: 'Please enter both small and big blind amounts',
   errorInvalid: CONVERSION_ERRORS.invalid,
+  /** Ours: the spec's input minimum (0.01) said in words. */
+  errorMinimum: 'Each blind must be at least $0.01',
 };
 
 /** The host's "Arrange Seats" (ours; SeatsModal.tsx): the seat order is the table's real one. */

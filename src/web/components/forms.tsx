@@ -1,7 +1,9 @@
 import {
+  createContext,
   type InputHTMLAttributes,
   type ReactNode,
   useCallback,
+  useContext,
   useEffect,
   useId,
   useRef,
@@ -11,18 +13,15 @@ import { parseCurrency } from '../../engine';
 import { type Ack, SOMETHING_WENT_WRONG } from '../../shared/protocol';
 import { common } from '../texts';
 
-/** What a dollar field lets a person type: digits with at most two decimals (partial input allowed). */
+/** Dollar text on its way to an amount: digits with at most two decimals, the point or decimals still to come. */
 const DOLLAR_TYPING = /^\d*(\.\d{0,2})?$/;
 
 /**
- * Whether `text` may replace a dollar field's value: digits with at most 2 decimals and,
- * when `maxDollars` is given, no more than that.
+ * Whether `text` (dollar signs and spaces aside, as parseCurrency reads it) is an amount or one being
+ * typed ("12.", "."): a field says "Invalid currency format…" only when it is neither.
  */
-export function acceptDollarTyping(text: string, maxDollars?: number): boolean {
-  if (!DOLLAR_TYPING.test(text)) return false;
-  if (maxDollars === undefined || text === '' || text === '.') return true;
-  const cents = centsOrNull(text);
-  return cents === null || cents <= maxDollars * 100;
+export function isDollarTyping(text: string): boolean {
+  return DOLLAR_TYPING.test(text.replace(/[$\s]/g, ''));
 }
 
 /** Cents of a dollar text through the engine's parseCurrency, or null when it does not parse. */
@@ -35,9 +34,16 @@ export function centsOrNull(text: string): number | null {
 }
 
 /**
+ * Whether the socket is connected, for every action under a room screen (HomeView provides it): a
+ * dialog's 'No connection…' goes when the phone is back, as the table's own does, without each
+ * dialog being handed the state (the Raise dialog kept it after the phone was back; session 31).
+ */
+export const OnlineContext = createContext(true);
+
+/**
  * Pending flag and error of one async action (a form submit, a button press). `online` is the
- * socket's state where the caller knows it: a 'No connection…' error goes when the phone is connected
- * again (a resume that finds the room unchanged brings no new snapshot to replace it).
+ * socket's state (by default OnlineContext's): a 'No connection…' error goes when the phone is
+ * connected again (a resume that finds the room unchanged brings no new snapshot to replace it).
  *
  * `moment`, where given, is what the room was when the action ran (its snapshot version, its next log
  * seq): an error belongs to that moment and is not shown once the room has moved on. Another phone's
@@ -45,7 +51,9 @@ export function centsOrNull(text: string): number | null {
  * this refusal arrives, and the screen already shows the new room; a refusal of the old one would
  * only puzzle ('Selected player not found' under the next player's row).
  */
-export function useAction(online = true, moment?: number) {
+export function useAction(onlineProp?: boolean, moment?: number) {
+  const contextOnline = useContext(OnlineContext);
+  const online = onlineProp ?? contextOnline;
   const [pending, setPending] = useState(false);
   const [shownError, setShownError] = useState<{ message: string | null; at: number | undefined }>({
     message: null,
@@ -146,19 +154,30 @@ export async function orFailed<T>(request: Promise<Ack<T>>, failed: string): Pro
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   hint?: ReactNode;
+  /**
+   * What is wrong with the value as typed, shown in the hint's place (and read out) while it is so:
+   * the field keeps what was typed rather than dropping a keystroke unseen.
+   */
+  problem?: string | null;
 }
 
 /** A labelled input: the label is visible and tied to the input; a hint is tied by aria-describedby. */
-export function Field({ label, hint, ...input }: FieldProps) {
+export function Field({ label, hint, problem = null, ...input }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
+  const described = problem ?? hint;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
-      {hint ? (
-        <p className="field-hint" id={hintId}>
-          {hint}
+      <input
+        id={id}
+        aria-describedby={described ? hintId : undefined}
+        aria-invalid={problem ? true : undefined}
+        {...input}
+      />
+      {described ? (
+        <p className={problem ? 'field-hint field-problem' : 'field-hint'} id={hintId} aria-live="polite">
+          {described}
         </p>
       ) : null}
     </div>

@@ -105,4 +105,23 @@ describe('Home: back from a lost connection', () => {
       expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', false);
     },
   );
+
+  it("'No connection…' in the Raise dialog goes once the phone is connected again, as the table's does", async () => {
+    const snap = snapshot(started(['Ana', 'Ben']));
+    const view = (connection: RoomApi['connection']) => (
+      <MemoryRouter>
+        <HomeView api={api(snap, 'ana', connection)} />
+      </MemoryRouter>
+    );
+    const { rerender } = render(view('offline'));
+    const raise = await screen.findByRole('button', { name: 'Raise' });
+    await act(async () => fireEvent.click(raise));
+    const dialog = screen.getByRole('dialog', { name: 'Raise' });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm Raise' })));
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'No connection right now. Please try again in a moment.',
+    );
+    await act(async () => rerender(view('online')));
+    expect(within(screen.getByRole('dialog', { name: 'Raise' })).queryByRole('alert')).toBeNull();
+  });
 });

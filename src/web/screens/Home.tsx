@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
@@ -96,7 +97,9 @@ export function HomeView({ api }: { api: RoomApi }) {
           </span>
         </div>
       ) : null}
-      <Suspense fallback={resumingScreen}>{screen}</Suspense>
+      <OnlineContext.Provider value={online}>
+        <Suspense fallback={resumingScreen}>{screen}</Suspense>
+      </OnlineContext.Provider>
     </>
   );
 }

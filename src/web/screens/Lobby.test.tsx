@@ -162,6 +162,26 @@ describe('Lobby', () => {
     expect(send).not.toHaveBeenCalled();
   });
 
+  it("host: a blind of 0, or under a cent, is refused in the dialog with the $0.01 minimum, not 'Please enter both…'", async () => {
+    const { send } = show('ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
+    const save = () =>
+      act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' })));
+    fireEvent.change(within(dialog).getByLabelText('Small Blind'), { target: { value: '0' } });
+    await save();
+    expect(within(dialog).getByRole('alert').textContent).toBe('Each blind must be at least $0.01');
+    fireEvent.change(within(dialog).getByLabelText('Small Blind'), { target: { value: '0.001' } });
+    fireEvent.change(within(dialog).getByLabelText('Big Blind'), { target: { value: '0.002' } });
+    await save();
+    expect(within(dialog).getByRole('alert').textContent).toBe('Each blind must be at least $0.01');
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.change(within(dialog).getByLabelText('Small Blind'), { target: { value: '0.01' } });
+    fireEvent.change(within(dialog).getByLabelText('Big Blind'), { target: { value: '0.02' } });
+    await save();
+    expect(send).toHaveBeenLastCalledWith({ type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
+  });
+
   it('non-host: no host controls, waits for the host, and can leave', async () => {
     const { onLeave } = show('ben');
     expect(screen.getByText('Waiting for host to start the game')).toBeTruthy();

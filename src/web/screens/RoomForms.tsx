@@ -7,26 +7,48 @@ import {
   STARTING_CHIPS_MIN_DOLLARS,
 } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
-import { acceptDollarTyping, centsOrNull, Field, FormSubmit, orFailed, useAction } from '../components/forms';
+import { centsOrNull, Field, FormSubmit, isDollarTyping, orFailed, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
-import { createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
+import { chipsErrors, createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
 
-/** Upper-cases a typed room code and keeps only its letters and digits, at most 5. */
+/**
+ * Upper-cases a typed or pasted room code and keeps only its letters and digits, at most 5. A pasted
+ * join link (`…/?join=CODE`) gives its code. The field has no maxLength: the browser would cut a
+ * pasted " F2EZ8" or "F2E-Z8" to 5 characters before this drops the space or the dash.
+ */
 export function normaliseRoomCode(text: string): string {
-  return text
+  const link = /[?&]join=([A-Za-z0-9]+)/.exec(text);
+  return (link?.[1] ?? text)
     .toUpperCase()
     .replace(/[^A-Z0-9]/g, '')
     .slice(0, ROOM_CODE_LENGTH);
 }
 
+/** Longer than any amount the field takes ("10,000.00" is 9): what a paste may put in it. */
+const CHIPS_TYPED_MAX = 16;
+
+/**
+ * Starting Chips: what is typed stays as typed, and what is wrong with it is said under the field
+ * (the spec's conversion and starting-chips errors) with Create/Join disabled. It used to drop a
+ * keystroke that did not fit unseen, so "12,50" typed on a phone whose decimal key is a comma became
+ * 1250 dollars (the session-31 audit).
+ */
 function useChipsField() {
   const [chips, setChips] = useState(String(STARTING_CHIPS_DEFAULT_DOLLARS));
-  const cents = centsOrNull(chips);
-  const valid = cents !== null && cents >= STARTING_CHIPS_MIN_DOLLARS * 100;
-  const onChange = (text: string) => {
-    if (acceptDollarTyping(text, STARTING_CHIPS_MAX_DOLLARS)) setChips(text);
-  };
-  return { chips, cents, valid, onChange };
+  const typing = isDollarTyping(chips);
+  const cents = typing ? centsOrNull(chips.replace(/\.\s*$/, '')) : null;
+  const problem = !typing
+    ? chipsErrors.format
+    : cents === null
+      ? null
+      : cents < STARTING_CHIPS_MIN_DOLLARS * 100
+        ? chipsErrors.tooLow
+        : cents > STARTING_CHIPS_MAX_DOLLARS * 100
+          ? chipsErrors.tooHigh
+          : null;
+  const valid = cents !== null && problem === null;
+  const onChange = (text: string) => setChips(text.slice(0, CHIPS_TYPED_MAX));
+  return { chips, cents, valid, problem, onChange };
 }
 
 /** The fields both forms ask for: Your Name (max 20) and Starting Chips (dollars, 2 decimals). */
@@ -57,6 +79,7 @@ function PlayerFields({
       <Field
         label={texts.chips}
         hint={texts.chipsHint}
+        problem={chips.problem}
         value={chips.chips}
         inputMode="decimal"
         autoComplete="off"
@@ -142,7 +165,6 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
           className="code-input"
           data-autofocus={code ? undefined : true}
           value={code}
-          maxLength={ROOM_CODE_LENGTH}
           autoCapitalize="characters"
           autoComplete="off"
           spellCheck={false}

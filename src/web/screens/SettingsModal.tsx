@@ -48,6 +48,9 @@ export function SettingsModal({ settings, send, onClose, note, title = t.title }
     // Above the largest amount a command may carry the server would only say 'Invalid request'.
     const tooLarge = smallBlind > MAX_AMOUNT_CENTS ? small : bigBlind > MAX_AMOUNT_CENTS ? big : null;
     if (tooLarge !== null) return setError(t.errorInvalid(tooLarge.trim()));
+    // 0, or less than a cent (0.001 is 0 cents): the engine reads that as no blind and answers
+    // 'Please enter both…', which puzzles a host who typed both (the session-31 audit).
+    if (smallBlind < 1 || bigBlind < 1) return setError(t.errorMinimum);
     if (await run(() => send({ type: 'updateSettings', smallBlind, bigBlind }))) onClose();
   };
 

@@ -55,7 +55,7 @@ export function WinnerModal({ room, send, onClose }: Props) {
   // A refusal is not shown once the room has moved on: a ticked player who left as Award was tapped
   // is refused with their id ('Player … is not in this hand'), and the dialog already shows the room
   // without them (useAction).
-  const { pending, error, setError, run } = useAction(true, room.nextEventSeq);
+  const { pending, error, setError, run } = useAction(undefined, room.nextEventSeq);
 
   const toggle = (g: (typeof groups)[number], id: string) => {
     const list = chosenFor(g);
