@@ -108,6 +108,12 @@ export const lobby = {
   smallBlind: 'Small Blind',
   bigBlind: 'Big Blind',
   players: (count: number, max: number) => `Players (${count}/${max})`,
+  /**
+   * Ours, under the list: players waiting for approval count toward the room's limit (the spec's join
+   * rule), so a lobby reading "Players (1/10)" can turn the eleventh phone away ("Room is full.").
+   */
+  morePending: (count: number, full: boolean) =>
+    `${count} more waiting for approval${full ? ': the room is full' : ''}`,
   waitingApproval: 'Waiting for Approval',
   wantsToJoin: (chips: string) => `Wants to join with ${chips} chips`,
   approve: (name: string) => `Approve ${name}`,

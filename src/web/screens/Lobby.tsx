@@ -8,7 +8,7 @@ import { FormError, orFailed, SlowLine, useAction } from '../components/forms';
 import { CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { ShareButtons } from '../components/ShareButtons';
-import { approvedPlayers } from '../game/view';
+import { approvedPlayers, pendingPlayers } from '../game/view';
 import { common, seats as seatsText, lobby as t } from '../texts';
 import { ConfirmRemove } from './ConfirmRemove';
 import { PendingCard } from './PendingCard';
@@ -40,6 +40,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const { room, presence } = snapshot;
   const isHost = me === room.hostId;
   const approved = approvedPlayers(room);
+  const waiting = pendingPlayers(room).length;
   const mine = me ? room.players[me] : undefined;
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = () => setOpen({ kind: 'none' });
@@ -152,6 +153,11 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
             </li>
           ))}
         </ul>
+        {waiting > 0 ? (
+          <p className="muted">
+            {t.morePending(waiting, approved.length + waiting >= room.settings.maxPlayers)}
+          </p>
+        ) : null}
         {/* The list is the seat order; the host makes it the table's (SeatsModal.tsx). */}
         {isHost && approved.length >= 2 ? (
           <div className="list-actions">
