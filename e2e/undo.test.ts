@@ -125,7 +125,7 @@ describe("the host's undo", () => {
     await expectHidden(ask);
     // Every phone is told, for 6 s, at the top of its dock.
     for (const p of phones)
-      await expectText(p.page.locator('.dock .undo-notice'), 'Undone by the host: Bob raises to $6.37');
+      await expectText(p.page.locator('.dock .table-notice'), 'Undone by the host: Bob raises to $6.37');
 
     await expectHand(
       {

@@ -455,6 +455,16 @@ export const log = {
   undone: (line: string) => `Undone by the host: ${line}`,
 };
 
+/** Ours: what a phone is told, for 6 s, of a change made over its head (table-moments.ts tableNoticeOf). */
+export const tableNotices = {
+  foldedForYou: 'The host folded for you',
+  checkedForYou: 'The host checked for you',
+  satYouOut: 'The host sat you out from the next hand',
+  broughtYouBack: 'The host brought you back in',
+  tookOverFromYou: (name: string) => `${name} took over as host while you were away`,
+  madeYouHost: (from: string) => `${from} made you the host`,
+};
+
 export const pages = {
   back: 'Back',
   startCta: 'Start a Game',

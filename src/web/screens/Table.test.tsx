@@ -1,5 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyCommand } from '../../engine';
+import { HOST_AWAY_MS } from '../../engine/host';
 import type { Command, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { actNow, lobby, snapshot, started, step } from '../test/rooms';
@@ -671,13 +673,13 @@ describe("Table: the host's undo", () => {
     const live = () => screen.getByRole('status').textContent;
     expect(live()).toBe("Undone by the host: Ana raises to $6.00Ana's TurnWaiting for their action...");
     act(() => vi.advanceTimersByTime(5_900));
-    expect(document.querySelector('.undo-notice')).not.toBeNull();
+    expect(document.querySelector('.table-notice')).not.toBeNull();
     act(() => vi.advanceTimersByTime(100));
     expect(live()).toBe("Ana's TurnWaiting for their action...");
     // The table opened after the undo (a reload): nothing to tell.
     cleanup();
     show(undone, 'ben');
-    expect(document.querySelector('.undo-notice')).toBeNull();
+    expect(document.querySelector('.table-notice')).toBeNull();
   });
 
   it('undoing New Hand brings the last hand back without playing its winner animation again', () => {
@@ -816,5 +818,62 @@ describe('Table: screen readers and keyboards', () => {
     rerender(view(actNow(room, 'CALL'), 'ana', 5));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Pre-Flop' }));
+  });
+});
+
+describe('Table: a player told what was done for them while away', () => {
+  const view = (room: Room, me: string) => (
+    <Table snapshot={snapshot(room)} me={me} send={async () => ok} onLeave={async () => ok} />
+  );
+  const notice = () => document.querySelector('.table-notice')?.textContent ?? null;
+
+  /** Renders `before` on `me`'s phone, then `after` (a snapshot arriving): the notice it shows. */
+  function told(before: Room, after: Room, me: string): string | null {
+    cleanup();
+    const { rerender } = render(view(before, me));
+    rerender(view(after, me));
+    return notice();
+  }
+
+  it("the host's fold for Ben is told on Ben's phone, for 6 s, and on nobody else's", () => {
+    vi.useFakeTimers();
+    const bensTurn = actNow(threeWay(), 'CALL'); // Ana calls; Ben (small blind) owes $0.50
+    const folded = step(bensTurn, 'ana', { type: 'actFor', playerId: 'ben', action: 'FOLD' });
+    expect(told(bensTurn, folded, 'cal')).toBeNull();
+    expect(told(bensTurn, folded, 'ana')).toBeNull();
+    expect(told(bensTurn, folded, 'ben')).toBe('The host folded for you');
+    act(() => vi.advanceTimersByTime(6_000));
+    expect(notice()).toBeNull();
+    // Ben's phone opened after it (a reload): nothing to tell.
+    cleanup();
+    render(view(folded, 'ben'));
+    expect(notice()).toBeNull();
+  });
+
+  it("the host's check for Cal is told on Cal's phone", () => {
+    const calsOption = actNow(actNow(threeWay(), 'CALL'), 'CALL'); // Ana and Ben call; Cal (big blind) may check
+    const checked = step(calsOption, 'ana', { type: 'actFor', playerId: 'cal', action: 'CHECK' });
+    expect(told(calsOption, checked, 'cal')).toBe('The host checked for you');
+  });
+
+  it('the host role taken over from an away host is told on that host’s phone; a hand-over on the new host’s', () => {
+    const room = threeWay();
+    const res = applyCommand(room, 'ben', { type: 'claimHost' }, room.lastActivity + HOST_AWAY_MS);
+    if (!res.ok || !res.room) throw new Error('claimHost refused');
+    expect(told(room, res.room, 'ana')).toBe('Ben took over as host while you were away');
+    expect(told(room, res.room, 'ben')).toBeNull();
+    expect(told(room, res.room, 'cal')).toBeNull();
+    const handed = step(room, 'ana', { type: 'makeHost', playerId: 'cal' });
+    expect(told(room, handed, 'cal')).toBe('Ana made you the host');
+    expect(told(room, handed, 'ana')).toBeNull();
+  });
+
+  it("the host sitting Ben out, and bringing him back, is told on Ben's phone", () => {
+    const room = threeWay();
+    const out = step(room, 'ana', { type: 'sitOut', away: true, playerId: 'ben' });
+    expect(told(room, out, 'ben')).toBe('The host sat you out from the next hand');
+    expect(told(room, out, 'cal')).toBeNull();
+    const back = step(out, 'ana', { type: 'sitOut', away: false, playerId: 'ben' });
+    expect(told(out, back, 'ben')).toBe('The host brought you back in');
   });
 });

@@ -37,7 +37,7 @@ import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
 import { TableFoot } from './TableFoot';
 import { TakeOverButton } from './TakeOverButton';
-import { stageReached, useFoldWinAnimation, useUndoNotice } from './table-moments';
+import { stageReached, useFoldWinAnimation, useTableNotice } from './table-moments';
 import { UndoButton } from './UndoButton';
 import { WinnerModal } from './WinnerModal';
 
@@ -72,7 +72,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // Those the next deal takes: with chips and not sitting out (the engine's dealtIn).
   const dealable = funded.filter(dealtIn);
   const foldWinShown = useFoldWinAnimation(room);
-  const undoNotice = useUndoNotice(room);
+  const notice = useTableNotice(room, me);
   const [open, setOpen] = useState<Open>('none');
   const close = () => setOpen('none');
   // The spec lets the host remove a player at any time (section 4): at the table too, so a player who
@@ -229,7 +229,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         {/* One live region that is always there, so screen readers announce each turn change
             ("Your Turn", "Bob's Turn"); a region that appears along with its text is often not read. */}
         <div className="turn-status" role="status">
-          {undoNotice ? <p className="undo-notice">{undoNotice}</p> : null}
+          {notice ? <p className="table-notice">{notice}</p> : null}
           {myTurn && mine ? (
             <p className="turn-title">
               {t.yourTurn}

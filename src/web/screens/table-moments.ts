@@ -1,12 +1,14 @@
 /**
- * What the table tells every phone about moments of the hand, read from the room and its log: a
- * fold win's overlay, the host's undo, an all-in showdown's board still to deal (Table.tsx shows them).
+ * What the table tells phones about moments of the hand, read from the room and its log: a fold
+ * win's overlay, the host's undo and what was done for a player while away (table notices), an
+ * all-in showdown's board still to deal (Table.tsx shows them).
  */
 import { useEffect, useRef, useState } from 'react';
 import { takenBack } from '../../engine';
 import type { LoggedEvent, Room, Stage } from '../../engine/types';
 import { describeEvent } from '../game/log-lines';
 import { playersInHand } from '../game/view';
+import { tableNotices as notices } from '../texts';
 
 /**
  * When the last hand ended because everyone else folded: the winner and what they took. A fold the
@@ -69,33 +71,62 @@ export function useFoldWinAnimation(room: Room) {
 }
 
 /**
- * "Undone by the host: Pot $6.00 to Bob" for 6 s on every phone when the host's undo lands: stacks
- * change, and a change nobody is told about reads as the app losing chips (the host audit of session
- * 29: Bob's stack dropped by $6.00 with nothing but a line in the closed hand log). An undo already on
- * the log when the screen opened (a reload) is not told again.
+ * What a phone is told of a change made to the table over its head, or null: the host's undo, on
+ * every phone ("Undone by the host: Pot $6.00 to Bob": stacks change, and a change nobody is told
+ * about reads as the app losing chips; the host audit of session 29), and on the one player's own
+ * phone what someone else did for or to them: a check or fold the host made for them, the host
+ * sitting them out or bringing them back, the host role taken over from them while they were away, or
+ * handed to them. Without it a player whose phone was away came back to a folded seat, or a host to a
+ * table without their controls, with only a line in the closed hand log (the session-31 audit).
  */
-export function useUndoNotice(room: Room): string | null {
-  let last: LoggedEvent | undefined;
+export function tableNoticeOf(e: LoggedEvent, me: string | null): string | null {
+  switch (e.type) {
+    case 'undone':
+      return describeEvent(e);
+    case 'playerActed':
+      if (!e.byHost || e.playerId !== me) return null;
+      return e.action === 'FOLD' ? notices.foldedForYou : notices.checkedForYou;
+    case 'sitOutChanged':
+      if (!e.byHost || e.playerId !== me) return null;
+      return e.away ? notices.satYouOut : notices.broughtYouBack;
+    case 'hostChanged':
+      if (e.fromId === me && e.claimed) return notices.tookOverFromYou(e.name);
+      if (e.playerId === me && !e.claimed) return notices.madeYouHost(e.fromName);
+      return null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The newest table notice (tableNoticeOf) for 6 s once it reaches this phone. One already on the log
+ * when the screen opened (a reload) is not told again.
+ */
+export function useTableNotice(room: Room, me: string | null): string | null {
+  let last: { seq: number; text: string } | null = null;
   // Not findLast: older than the browser floor (browser-support.test.ts).
-  for (let i = room.log.length - 1; i >= 0 && last === undefined; i--)
-    if (room.log[i]?.type === 'undone') last = room.log[i];
+  for (let i = room.log.length - 1; i >= 0 && last === null; i--) {
+    const e = room.log[i] as LoggedEvent;
+    const text = tableNoticeOf(e, me);
+    if (text !== null) last = { seq: e.seq, text };
+  }
   const seq = last?.seq ?? null;
   const seen = useRef<number | null | undefined>(undefined);
   if (seen.current === undefined) seen.current = seq;
   const [shown, setShown] = useState<string | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the undo's seq, not every snapshot.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the notice's seq, not every snapshot.
   useEffect(() => {
-    if (seq === null || last === undefined || seq === seen.current) return;
+    if (seq === null || last === null || seq === seen.current) return;
     seen.current = seq;
-    setShown(describeEvent(last));
-    const stop = setTimeout(() => setShown(null), UNDO_NOTICE_MS);
+    setShown(last.text);
+    const stop = setTimeout(() => setShown(null), TABLE_NOTICE_MS);
     return () => clearTimeout(stop);
   }, [seq]);
   return shown;
 }
 
-/** How long every phone says what the host's undo took back. */
-const UNDO_NOTICE_MS = 6_000;
+/** How long a phone shows a table notice. */
+const TABLE_NOTICE_MS = 6_000;
 
 /**
  * The stage the betting of this hand last reached before a showdown it jumped to (the all-in cases:
