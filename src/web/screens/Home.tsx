@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
@@ -9,18 +9,45 @@ import { Landing } from './Landing';
 
 // The in-room screens are split from the landing's first load; a browser that sits in a room
 // (remembered code) starts fetching them at once, in parallel with the socket's handshake.
-const loadLobby = () => import('./Lobby');
-const loadTable = () => import('./Table');
-const loadGameOver = () => import('./GameOver');
-const Lobby = lazy(() => loadLobby().then((m) => ({ default: m.Lobby })));
-const Table = lazy(() => loadTable().then((m) => ({ default: m.Table })));
-const GameOver = lazy(() => loadGameOver().then((m) => ({ default: m.GameOver })));
+/**
+ * An in-room screen, loaded apart from the landing: `preload` starts loading it, `Lazy` renders it.
+ * Once the module is there, `Lazy`'s first render has it at once. A React.lazy component suspends its
+ * first render even when the import has long finished (the promise answers a microtask later), and
+ * React then keeps the fallback ("Getting back to your game…") up for at least 300 ms: every guest
+ * saw it flash when the host started the game (the session-31 audit). A thenable that answers at once
+ * is taken as loaded by React.lazy.
+ */
+function roomScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | null = null;
+  const preload = () =>
+    load().then((screen) => {
+      loaded = screen;
+      return screen;
+    });
+  const Lazy = lazy(() => {
+    const screen = loaded;
+    if (screen === null) return preload().then((s) => ({ default: s }));
+    const ready: PromiseLike<{ default: ComponentType<P> }> = {
+      // biome-ignore lint/suspicious/noThenProperty: a thenable React.lazy reads as loaded is the point.
+      then: (resolve) => Promise.resolve(resolve?.({ default: screen })) as never,
+    };
+    return ready as Promise<{ default: ComponentType<P> }>;
+  });
+  return { preload, Lazy };
+}
+
+const lobbyScreen = roomScreen(() => import('./Lobby').then((m) => m.Lobby));
+const tableScreen = roomScreen(() => import('./Table').then((m) => m.Table));
+const gameOverScreen = roomScreen(() => import('./GameOver').then((m) => m.GameOver));
+const Lobby = lobbyScreen.Lazy;
+const Table = tableScreen.Lazy;
+const GameOver = gameOverScreen.Lazy;
 
 /** Starts loading the in-room screens (after creating or joining, or when resuming). */
-export function preloadRoomScreens(): void {
-  void loadLobby().catch(() => {});
-  void loadTable().catch(() => {});
-  void loadGameOver().catch(() => {});
+export function preloadRoomScreens(): Promise<unknown> {
+  return Promise.all([lobbyScreen.preload(), tableScreen.preload(), gameOverScreen.preload()]).catch(
+    () => {},
+  );
 }
 
 if (typeof window !== 'undefined' && storage.roomCode()) preloadRoomScreens();
