@@ -1,6 +1,6 @@
 import { formatCents, STAGE_NAMES } from '../../engine';
 import type { GameEvent } from '../../engine/types';
-import { log as t } from '../texts';
+import { log as t } from '../room-texts';
 
 /** One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null to skip. */
 export function describeEvent(e: GameEvent): string | null {

@@ -1,7 +1,7 @@
 import { formatCents, settle } from '../../engine';
 import { nameKey } from '../../engine/room';
 import type { Room, Settlement } from '../../engine/types';
-import { gameOver as t } from '../texts';
+import { gameOver as t } from '../room-texts';
 import { approvedPlayers } from './view';
 
 /** The game over's results, computed from the ended room: the rankings, the headline, the settlements. */

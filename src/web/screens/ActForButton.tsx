@@ -4,7 +4,7 @@ import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useTableQuestion } from '../components/table-question';
 import { useWaited } from '../components/use-waited';
-import { actFor as t } from '../texts';
+import { actFor as t } from '../room-texts';
 
 /** How long a connected player's turn lasts before the host is offered to act for them. */
 export const AWAY_AFTER_MS = 30_000;

@@ -1,7 +1,7 @@
 import type { Command, Player } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { lobby as t, table } from '../texts';
+import { lobby as t, table } from '../room-texts';
 
 /** "Remove this player from the game?" for `player`, then the host's remove command (lobby and table). */
 export function ConfirmRemove({

@@ -4,7 +4,8 @@ import type { Room } from '../../engine/types';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { ShareButtons } from '../components/ShareButtons';
 import { headline, resultsText, settlementsOf, signed, standings } from '../game/standings';
-import { common, gameOver as t } from '../texts';
+import { gameOver as t } from '../room-texts';
+import { common } from '../texts';
 
 export interface GameOverProps {
   room: Room;

@@ -4,7 +4,7 @@ import type { Ack } from '../../shared/protocol';
 import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { approvedPlayers, canKeepSeat } from '../game/view';
-import { handOver as t, table } from '../texts';
+import { handOver as t, table } from '../room-texts';
 
 export interface HandOverModalProps {
   room: Room;

@@ -9,7 +9,8 @@ import { CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons'
 import { Presence } from '../components/Presence';
 import { ShareButtons } from '../components/ShareButtons';
 import { approvedPlayers, pendingPlayers } from '../game/view';
-import { common, seats as seatsText, lobby as t } from '../texts';
+import { seats as seatsText, lobby as t } from '../room-texts';
+import { common } from '../texts';
 import { ConfirmRemove } from './ConfirmRemove';
 import { PendingCard } from './PendingCard';
 import { SeatsModal } from './SeatsModal';

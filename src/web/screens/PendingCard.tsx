@@ -6,7 +6,7 @@ import { FormError, SlowLine, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { pendingPlayers } from '../game/view';
-import { lobby as t } from '../texts';
+import { lobby as t } from '../room-texts';
 
 /**
  * "Waiting for Approval" with its list, first on the host's lobby and above the table's seats: on a

@@ -5,7 +5,8 @@ import type { Ack } from '../../shared/protocol';
 import { caretFirst, centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { canRaise } from '../game/raise';
-import { common, raise as t } from '../texts';
+import { raise as t } from '../room-texts';
+import { common } from '../texts';
 
 const toDollars = (cents: number) => (cents / 100).toFixed(2);
 

@@ -6,7 +6,7 @@ import type { Ack } from '../../shared/protocol';
 import { centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { approvedPlayers } from '../game/view';
-import { rebuy as t } from '../texts';
+import { rebuy as t } from '../room-texts';
 
 interface Props {
   room: Room;

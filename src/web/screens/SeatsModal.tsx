@@ -5,7 +5,7 @@ import { FormSubmit, useAction } from '../components/forms';
 import { DownIcon, UpIcon } from '../components/icons';
 import { Modal } from '../components/Modal';
 import { approvedPlayers } from '../game/view';
-import { seats as t } from '../texts';
+import { seats as t } from '../room-texts';
 
 export interface SeatsModalProps {
   room: Room;

@@ -5,7 +5,7 @@ import { BLIND_MIN_DOLLARS, MAX_AMOUNT_CENTS } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
 import { Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
-import { settings as t } from '../texts';
+import { settings as t } from '../room-texts';
 
 const toDollars = (cents: number) => (cents / 100).toFixed(2);
 

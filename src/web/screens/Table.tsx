@@ -28,7 +28,8 @@ import {
   potNumber,
   potTotal,
 } from '../game/view';
-import { common, endGame, lobby, table as t } from '../texts';
+import { endGame, lobby, table as t } from '../room-texts';
+import { common } from '../texts';
 import { ActForButton } from './ActForButton';
 import { ConfirmRemove } from './ConfirmRemove';
 import { HandOverModal } from './HandOverModal';

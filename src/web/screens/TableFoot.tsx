@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { betweenHands, formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { seats as seatsText, table as t } from '../texts';
+import { seats as seatsText, table as t } from '../room-texts';
 import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
 

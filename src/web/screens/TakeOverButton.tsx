@@ -4,7 +4,7 @@ import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useTableQuestion } from '../components/table-question';
 import { useWaited } from '../components/use-waited';
-import { takeOver as t } from '../texts';
+import { takeOver as t } from '../room-texts';
 
 export interface TakeOverButtonProps {
   room: Room;

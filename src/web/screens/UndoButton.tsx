@@ -4,7 +4,7 @@ import { ConfirmModal } from '../components/ConfirmModal';
 import { UndoIcon } from '../components/icons';
 import { useTableQuestion } from '../components/table-question';
 import { describeEvent } from '../game/log-lines';
-import { undo as t } from '../texts';
+import { undo as t } from '../room-texts';
 
 export interface UndoButtonProps {
   room: Room;

@@ -6,7 +6,7 @@ import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { awardShares } from '../game/award';
 import { livePots, playersInHand, potNumber, potTotal } from '../game/view';
-import { winner as t, table } from '../texts';
+import { winner as t, table } from '../room-texts';
 
 interface Props {
   room: Room;

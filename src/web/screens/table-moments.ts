@@ -8,7 +8,7 @@ import { takenBack } from '../../engine';
 import type { LoggedEvent, Room, Stage } from '../../engine/types';
 import { describeEvent } from '../game/log-lines';
 import { playersInHand } from '../game/view';
-import { tableNotices as notices } from '../texts';
+import { tableNotices as notices } from '../room-texts';
 
 /**
  * When the last hand ended because everyone else folded: the winner and what they took. A fold the

@@ -1,0 +1,365 @@
+/**
+ * Every user-facing word of the room's screens (lobby, table, dialogs, game over, hand log), grouped
+ * per screen; texts.ts has the first page's. Same rules: SPEC.md's wording where it has one (section
+ * 2, and section 8 for errors), ours otherwise; amounts arrive formatted by the engine's formatCents.
+ */
+import { CONVERSION_ERRORS } from '../engine';
+
+export const lobby = {
+  title: 'Game Lobby',
+  roomCode: 'Room Code',
+  share: 'Share this code with friends',
+  joinLink: 'Join link',
+  copyLink: 'Copy Link',
+  copied: 'Copied!',
+  copyByHand: 'Press and hold the link to copy it',
+  shareLink: 'Share Link',
+  shareTitle: 'Join my Chipless poker game',
+  qrLabel: (code: string) => `QR code to join room ${code}`,
+  blinds: 'Blinds',
+  smallBlind: 'Small Blind',
+  bigBlind: 'Big Blind',
+  players: (count: number, max: number) => `Players (${count}/${max})`,
+  /**
+   * Ours, under the list: players waiting for approval count toward the room's limit (the spec's join
+   * rule), so a lobby reading "Players (1/10)" can turn the eleventh phone away ("Room is full.").
+   */
+  morePending: (count: number, full: boolean) =>
+    `${count} more waiting for approval${full ? ': the room is full' : ''}`,
+  waitingApproval: 'Waiting for Approval',
+  wantsToJoin: (chips: string) => `Wants to join with ${chips} chips`,
+  approve: (name: string) => `Approve ${name}`,
+  deny: (name: string) => `Deny ${name}`,
+  remove: (name: string) => `Remove ${name}`,
+  settings: 'Settings',
+  start: 'Start Game',
+  starting: 'Starting...',
+  needPlayers: 'Need at least 2 players to start',
+  startFailed: 'Failed to start game. Please try again.',
+  waitingHost: 'Waiting for host to start the game',
+  waitingYourApproval: 'Waiting for the host to approve you',
+  endSessionLabel: 'End game session',
+  leaveLabel: 'Leave room',
+  endSessionTitle: 'End Game Session?',
+  endSessionText: 'This will end the game for all players and return everyone to the home screen.',
+  endSessionConfirm: 'End Game Session',
+  removeTitle: 'Remove this player from the game?',
+  removeConfirm: 'Remove',
+};
+
+export const settings = {
+  title: 'Game Settings',
+  smallBlind: 'Small Blind',
+  bigBlind: 'Big Blind',
+  submit: 'Save Settings',
+  loading: 'Saving...',
+  errorMissing: 'Please enter both small and big blind amounts',
+  errorInvalid: CONVERSION_ERRORS.invalid,
+  /** Ours: the spec's input minimum (0.01) said in words. */
+  errorMinimum: 'Each blind must be at least $0.01',
+};
+
+/** The host's "Arrange Seats" (ours; SeatsModal.tsx): the seat order is the table's real one. */
+export const seats = {
+  title: 'Arrange Seats',
+  text: 'Put the players in the order they sit around the table, going clockwise (to the left).',
+  lobbyNote: 'The first player deals the first hand.',
+  tableNote: 'The next hand’s button goes to the player after the dealer.',
+  dealsFirst: 'Deals first',
+  dealer: 'Dealer',
+  up: (name: string) => `Move ${name} up`,
+  down: (name: string) => `Move ${name} down`,
+  moved: (name: string, seat: number) => `${name} is now in seat ${seat}`,
+  submit: 'Save Seats',
+  loading: 'Saving...',
+};
+
+export const table = {
+  communityCards: (n: number) => `${n} of 5 community cards dealt`,
+  pot: 'Pot',
+  pots: (n: number) => `${n} Pots`,
+  mainPot: 'Main pot',
+  sidePot: (n: string) => `Side pot ${n}`,
+  toCall: 'To call',
+  stack: 'Stack',
+  bet: 'Bet',
+  folded: 'Folded',
+  allIn: 'All-In',
+  sittingOut: 'Sitting out',
+  /** Seat tags of a player not dealt into this hand (Table.tsx outTag). */
+  outOfChips: 'Out of chips',
+  joinsNextHand: 'Joins next hand',
+  turn: 'Turn',
+  winner: 'Winner',
+  badges: { DEALER: 'D', SMALL_BLIND: 'SB', BIG_BLIND: 'BB', DEALER_SMALL_BLIND: 'D/SB' } as Record<
+    string,
+    string
+  >,
+  badgeNames: {
+    DEALER: 'Dealer',
+    SMALL_BLIND: 'Small blind',
+    BIG_BLIND: 'Big blind',
+    DEALER_SMALL_BLIND: 'Dealer and small blind',
+  } as Record<string, string>,
+  hand: (n: number) => `Hand #${n}`,
+  blinds: (sb: string, bb: string) => `Blinds ${sb} / ${bb}`,
+  /** The host's new blinds, set during a hand (or between hands): what New Hand will post (TableFoot.tsx). */
+  nextBlinds: (sb: string, bb: string) => `Next hand ${sb} / ${bb}`,
+  changeBlinds: 'Change Blinds',
+  blindsNextHand: 'New blinds apply from the next hand.',
+  fold: 'Fold',
+  /** Fold tapped when checking costs nothing: asked first (Table.tsx). */
+  foldFreeTitle: 'Fold instead of checking?',
+  foldFreeText: 'Checking is free and keeps you in the hand.',
+  check: 'Check',
+  call: (amount: string) => `Call ${amount}`,
+  raise: 'Raise',
+  yourTurn: 'Your Turn',
+  playersTurn: (name: string) => `${name}'s Turn`,
+  waitingAction: 'Waiting for their action...',
+  waitingPlayer: 'Waiting for Player',
+  toAct: 'To act',
+  roundComplete: 'Betting round complete',
+  waitingDeal: (stage: string) => `Waiting for the host to deal the ${stage}`,
+  waitingDeclare: 'Waiting for the host to declare the winner',
+  waitingNewHand: 'Waiting for the host to start a new hand',
+  nextStage: 'Next Stage',
+  declareWinner: 'Declare Winner',
+  newHand: 'New Hand',
+  rebuys: 'Rebuys',
+  endGame: 'End Game',
+  hostControls: 'Host controls',
+  leaveLabel: 'Leave game',
+  leaveTitle: 'Leave this game?',
+  leaveText: 'Your chips at this moment stay in the final results.',
+  leaveConfirm: 'Leave Game',
+  /** Sitting out (ours; the engine's sitOut): offered where a player would leave, or be removed. */
+  leaveOrSitOut:
+    'Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',
+  sitOutInstead: 'Sit Out Instead',
+  /** The host's remove dialog at the table (Lobby.tsx ConfirmRemove), after the player's name. */
+  removeOrSitOut: 'Only stepping away for a while? Sit them out: they keep their seat and chips.',
+  /** `inHand`: they sat out during the hand they are still playing, and are dealt out from the next. */
+  removeOrBringBack: (name: string, inHand: boolean) =>
+    inHand
+      ? `${name} sits out from the next hand. Staying after all? Bring them back: they are dealt in as before.`
+      : `${name} is sitting out. Back at the table? Bring them back: they are dealt in from the next hand.`,
+  bringBackInstead: 'Bring Back Instead',
+  awayTitle: "You're sitting out",
+  imBack: "I'm Back",
+  /** A player who sat out during a hand they are still in: dealt out from the next one. */
+  awayNextTitle: 'You sit out from the next hand',
+  stayIn: 'Stay In',
+  sitsOutNext: 'Sits out next hand',
+  /** Fewer than two players the next deal would take (with chips, not sitting out): 0 or 1. */
+  onlyIn: (n: number) => (n === 0 ? 'Nobody is in' : 'Only 1 player is in'),
+  /** The host is told where bringing a player back is: their seat's button (the remove dialog). */
+  onlyInText: (n: number, host: boolean) =>
+    `${n === 0 ? 'Everyone is' : 'The others are'} sitting out or out of chips. Bring a player back${host ? ' (the button on their seat)' : ''}, rebuy or End Game to continue.`,
+  bettingComplete: 'Betting Complete',
+  allPlayersAllIn: 'All Players All-In',
+  hostCanDeclare: 'Host can now declare the winner',
+  /** An all-in showdown before the river: the board cards still to turn over (ours). */
+  dealRest: (reached: 'PRE_FLOP' | 'FLOP' | 'TURN') =>
+    `Deal ${reached === 'PRE_FLOP' ? 'the flop, the turn and the river' : reached === 'FLOP' ? 'the turn and the river' : 'the river'} first.`,
+  chipless: "You're Chipless!",
+  chiplessText: 'Ask the host for a rebuy to get back in.',
+  chiplessHost: 'You still manage the game as the host, and you can rebuy yourself.',
+  onlyOneFunded: 'Only 1 player has money',
+  onlyOneFundedText: 'Rebuy or End Game to continue',
+  autoWinner: (name: string) => `${name} wins!`,
+  autoWinnerText: 'All other players folded.',
+  log: 'Hand log',
+  logEmpty: 'Nothing has happened yet.',
+  notSeated: 'You will be dealt in when the host approves you and a new hand starts.',
+  /** After a hand-log line the host's undo took back (read out; the line is struck through). */
+  takenBack: '(taken back)',
+};
+
+/** The host's undo at the table (ours; the spec has none): the button and its question. */
+export const undo = {
+  button: 'Undo',
+  /** The greyed Undo's tooltip while there is nothing to take back. */
+  nothing: 'Nothing to undo',
+  title: 'Undo?',
+  /** `line` is the hand-log line of the command taken back ("Ana raises to $6.00"). */
+  text: (line: string | null) => (line === null ? 'Take back the last move?' : `Take back “${line}”?`),
+  confirm: 'Undo',
+  loading: 'Undoing...',
+};
+
+/**
+ * The host handing over the host role before leaving (ours; the spec has the host's leaving end the
+ * game). Its dialog opens from the table's leave button, titled as the leave question.
+ */
+export const handOver = {
+  text: "Leaving for good? You're the host: make someone else the host first, and the game goes on without you.",
+  endInstead: 'To end the game for everyone, use End Game.',
+  sitOut:
+    'Only stepping away for a while, or running the table without playing? Sit out: you stay the host, keep your chips, and are dealt out until you are back.',
+  nobody: 'Nobody else is at the table. Use End Game to end it.',
+  legend: 'New host',
+  choose: 'Make host',
+  confirm: (name: string) => `Make ${name} the host`,
+  loading: 'Handing over...',
+};
+
+/**
+ * A player taking over as host when the host's phone has been away while the table waited 3 minutes
+ * (ours; the spec has none). `host` is the host's name.
+ */
+export const takeOver = {
+  button: 'Take over as host',
+  title: 'Take over as host?',
+  text: (host: string) =>
+    `${host}'s phone has been away while the table waited 3 minutes. You will deal, award the pots and run the table from your phone; ${host} plays on as a player.`,
+  confirm: 'Take Over',
+  loading: 'Taking over...',
+};
+
+/**
+ * The host checking or folding for the player to act who is away (ours; the spec has none). `owes` is
+ * what that player would have to call.
+ */
+export const actFor = {
+  check: (name: string) => `Check for ${name}`,
+  fold: (name: string) => `Fold for ${name}`,
+  checkTitle: (name: string) => `Check for ${name}?`,
+  foldTitle: (name: string) => `Fold ${name}'s hand?`,
+  checkText: (name: string) =>
+    `For a player away from the table. Nothing is owed, so ${name} stays in the hand. You can undo it.`,
+  foldText: (name: string, owes: string) =>
+    `For a player away from the table. ${name} has ${owes} to call, and only they can put chips in. You can undo it.`,
+  checking: 'Checking...',
+  folding: 'Folding...',
+};
+
+export const raise = {
+  title: 'Raise',
+  /** The player's own round bet ("Current bet" beside "Your stack" read as the bet to call). */
+  currentBet: 'Your current bet',
+  stack: 'Your stack',
+  amount: 'Total Bet Amount',
+  min: 'Min',
+  max: 'Max',
+  limited: "* Limited by opponents' stack sizes",
+  minRaise: 'Min Raise',
+  pot: 'Pot',
+  allIn: 'All-In',
+  confirm: 'Confirm Raise',
+  loading: 'Raising...',
+  cannotRaise: 'A full raise is not possible: you can call, or fold.',
+  /** The opponents hold less than a full raise behind (ours: betting.ts raiseError's capped maximum). */
+  capped: 'Less than a full raise puts your opponents all-in: All-In bets what they can call.',
+};
+
+export const winner = {
+  title: 'Declare Winner',
+  choose: 'Choose the winner, or several players to split the pot.',
+  choosePerPot: 'Choose the winners of each pot. A pot’s winner is ticked for the side pots they are in too.',
+  award: 'Award Pot',
+  awardSplit: 'Award Split Pot',
+  loading: 'Declaring...',
+  chooseSomeone: 'Choose at least one winner for every pot.',
+  potTitle: (label: string, amount: string) => `${label}: ${amount}`,
+  /** What each ticked winner would get, above the Award button (ours): "Cal gets $30.00, Ana gets $20.00." */
+  gets: 'gets',
+};
+
+export const rebuy = {
+  title: 'Player Rebuy',
+  player: 'Player',
+  choose: 'Choose a player...',
+  /** A player in the select, with their stack (ours). */
+  option: (name: string, stack: string) => `${name} · ${stack}`,
+  amount: 'Rebuy Amount',
+  placeholder: '25.00',
+  submit: 'Add Chips',
+  loading: 'Adding...',
+  errorAmount: 'Please enter a valid positive amount',
+  errorPlayer: 'Selected player not found',
+};
+
+export const endGame = {
+  title: 'End Game',
+  text: 'Are you sure you want to end the game? This will show final results and payouts for all players.',
+  confirm: 'End Game & Auto-Settle Payouts',
+  loading: 'Ending...',
+};
+
+export const gameOver = {
+  title: 'Game Over',
+  everyoneChipless: 'Everyone went Chipless!',
+  tie: "It's a Tie! Nobody left Chipless!",
+  winner: (name: string) => `${name} Left em' all Chipless!`,
+  settlements: 'Settlements',
+  /** "{from} owes {to}": the word between the two names (the names are set in bold around it). */
+  owes: ' owes ',
+  noSettlements: 'No settlements needed.',
+  rankings: 'Rankings',
+  finalChips: 'Final chips',
+  net: 'Net',
+  left: '(left)',
+  screenshot: 'Take a screenshot to keep the results.',
+  /** The results as text for the group chat (ours; GameOver.tsx, game/standings.ts). */
+  copyResults: 'Copy Results',
+  shareResults: 'Share Results',
+  copied: 'Copied!',
+  copyRefused: 'This browser would not copy. Take a screenshot instead.',
+  shareTitle: 'Chipless results',
+  /** The text's first line: the day the game ended, on the phone's clock ("Nov 27, 2026"). */
+  shareHeading: (day: string | null) => (day ? `Chipless results, ${day}` : 'Chipless results'),
+  /** A ranking line of the text: the net result first, what a group chat settles by. */
+  shareRanking: (place: number, name: string, net: string, finalChips: string) =>
+    `${place}. ${name}: net ${net}, final chips ${finalChips}`,
+  /** Back to Home asks first: once home, this phone cannot show the results again (ours). */
+  leaveTitle: 'Leave the results?',
+  leaveText: 'This phone will not show them again. Copy them or take a screenshot first if you need them.',
+};
+
+export const log = {
+  joined: (name: string, chips: string) => `${name} asks to join with ${chips}`,
+  approved: (name: string) => `${name} joined the table`,
+  removed: (name: string) => `${name} was removed`,
+  left: (name: string) => `${name} left`,
+  settings: (sb: string, bb: string) => `Blinds set to ${sb} / ${bb}`,
+  seatsArranged: (names: string[]) => `Seats, clockwise: ${names.join(', ')}`,
+  sitsOut: (name: string) => `${name} sits out`,
+  back: (name: string) => `${name} is back`,
+  gameStarted: 'Game started',
+  handStarted: (n: number) => `Hand #${n}`,
+  smallBlind: (name: string, amount: string) => `${name} posts small blind ${amount}`,
+  bigBlind: (name: string, amount: string) => `${name} posts big blind ${amount}`,
+  fold: (name: string) => `${name} folds`,
+  check: (name: string) => `${name} checks`,
+  /** After a check or fold the host made for an away player ("Bob folds (by the host)"). */
+  byHost: ' (by the host)',
+  call: (name: string, amount: string) => `${name} calls ${amount}`,
+  raise: (name: string, total: string) => `${name} raises to ${total}`,
+  allIn: (name: string, total: string) => `${name} goes all-in for ${total}`,
+  allInSuffix: ' (all-in)',
+  returned: (name: string, amount: string) => `${amount} returned to ${name}`,
+  stage: (stage: string) => `${stage}`,
+  pot: (amount: string, names: string) => `Pot ${amount} to ${names}`,
+  /** One winner's share of a split pot ("Ann $5.25"). */
+  share: (name: string, amount: string) => `${name} ${amount}`,
+  sidePot: (n: string, amount: string, names: string) => `Side pot ${n} ${amount} to ${names}`,
+  handCompleted: (n: number) => `Hand #${n} complete`,
+  rebuy: (name: string, amount: string) => `${name} rebuys ${amount}`,
+  gameEnded: 'Game ended',
+  roomDeleted: 'Room closed',
+  hostChanged: (from: string, to: string) => `${from} made ${to} the host`,
+  hostClaimed: (to: string, from: string) => `${to} took over as host (${from} was away)`,
+  /** The host's undo, with the undone command's first line ("Undone by the host: Ana raises to $6.00"). */
+  undone: (line: string) => `Undone by the host: ${line}`,
+};
+
+/** Ours: what a phone is told, for 6 s, of a change made over its head (table-moments.ts tableNoticeOf). */
+export const tableNotices = {
+  foldedForYou: 'The host folded for you',
+  checkedForYou: 'The host checked for you',
+  satYouOut: 'The host sat you out from the next hand',
+  broughtYouBack: 'The host brought you back in',
+  tookOverFromYou: (name: string) => `${name} took over as host while you were away`,
+  madeYouHost: (from: string) => `${from} made you the host`,
+};
