@@ -4,29 +4,15 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RoomSnapshot } from '../../shared/protocol';
-import type { RoomApi } from '../net/use-room';
+import { roomApi } from '../test/room-api';
 import { lobby, snapshot, started } from '../test/rooms';
 import { HomeView, preloadRoomScreens } from './Home';
 
 afterEach(cleanup);
 
-const api = (snap: RoomSnapshot): RoomApi => ({
-  connection: 'online',
-  snapshot: snap,
-  playerId: 'ben',
-  resuming: false,
-  notice: null,
-  createRoom: async () => ({ ok: false, error: 'x' }),
-  joinRoom: async () => ({ ok: false, error: 'x' }),
-  send: async () => ({ ok: false, error: 'x' }),
-  leave: async () => ({ ok: true, data: null }),
-  goHome: () => {},
-  dismissNotice: () => {},
-});
-
 const view = (snap: RoomSnapshot) => (
   <MemoryRouter>
-    <HomeView api={api(snap)} />
+    <HomeView api={roomApi({ snapshot: snap })} />
   </MemoryRouter>
 );
 

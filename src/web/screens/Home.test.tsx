@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RoomSnapshot } from '../../shared/protocol';
 import type { RoomApi } from '../net/use-room';
+import { roomApi } from '../test/room-api';
 import { lobby, snapshot, started, step } from '../test/rooms';
 import { HomeView } from './Home';
 
@@ -16,20 +17,7 @@ const ended = snapshot(step(started(['Ana', 'Ben']), 'ana', { type: 'endGame' })
 
 function Harness({ initial }: { initial: RoomSnapshot | null }) {
   const [snap, setSnap] = useState(initial);
-  const api: RoomApi = {
-    connection: 'online',
-    snapshot: snap,
-    playerId: 'ben',
-    resuming: false,
-    notice: null,
-    createRoom: async () => ({ ok: false, error: 'x' }),
-    joinRoom: async () => ({ ok: false, error: 'x' }),
-    send: async () => ({ ok: false, error: 'x' }),
-    leave: async () => ({ ok: true, data: null }),
-    goHome: () => setSnap(null),
-    dismissNotice: () => {},
-  };
-  return <HomeView api={api} />;
+  return <HomeView api={roomApi({ snapshot: snap, goHome: () => setSnap(null) })} />;
 }
 
 describe('Home: a join link while the last game is over', () => {
@@ -61,19 +49,15 @@ describe('Home: back from a lost connection', () => {
     ok: false,
     error: 'No connection right now. Please try again in a moment.',
   } as const;
-  const api = (snap: RoomSnapshot, me: string, connection: RoomApi['connection']): RoomApi => ({
-    connection,
-    snapshot: snap,
-    playerId: me,
-    resuming: false,
-    notice: null,
-    createRoom: async () => noConnection,
-    joinRoom: async () => noConnection,
-    send: async () => noConnection,
-    leave: async () => ({ ok: true, data: null }),
-    goHome: () => {},
-    dismissNotice: () => {},
-  });
+  const api = (snap: RoomSnapshot, me: string, connection: RoomApi['connection']): RoomApi =>
+    roomApi({
+      connection,
+      snapshot: snap,
+      playerId: me,
+      createRoom: async () => noConnection,
+      joinRoom: async () => noConnection,
+      send: async () => noConnection,
+    });
 
   // Heads-up, Ana (dealer/small blind) acts first; or the host's start in the lobby. The tap timed out
   // while the phone was offline; connected again, the resume brings the same room (it never arrived).

@@ -1,0 +1,19 @@
+import type { RoomApi } from '../net/use-room';
+
+/** A RoomApi for screen tests: online, nothing pending, every request refused with 'x' unless given. */
+export function roomApi(overrides: Partial<RoomApi>): RoomApi {
+  return {
+    connection: 'online',
+    snapshot: null,
+    playerId: 'ben',
+    resuming: false,
+    notice: null,
+    createRoom: async () => ({ ok: false, error: 'x' }),
+    joinRoom: async () => ({ ok: false, error: 'x' }),
+    send: async () => ({ ok: false, error: 'x' }),
+    leave: async () => ({ ok: true, data: null }),
+    goHome: () => {},
+    dismissNotice: () => {},
+    ...overrides,
+  };
+}
