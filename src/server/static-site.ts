@@ -127,6 +127,8 @@ export interface StaticSiteOptions {
   publicUrl: string | undefined;
   /** Trust X-Forwarded-Proto / X-Forwarded-Host for the request origin. */
   trustProxy: boolean;
+  /** What the in-memory cache holds at most (uncompressed bytes); default 64 MiB. For tests. */
+  cacheLimitBytes?: number;
 }
 
 /**
@@ -135,21 +137,39 @@ export interface StaticSiteOptions {
  */
 export function createStaticSite(options: StaticSiteOptions) {
   const root = resolve(options.webDir);
+  const cacheLimit = options.cacheLimitBytes ?? CACHE_LIMIT_BYTES;
   const cache = new Map<string, CachedFile>();
   let cachedBytes = 0;
+  /**
+   * Forgets a file's entry and gives its bytes back to the budget: a file rebuilt while the server
+   * runs replaces its entry, and a deleted one leaves none. Before session 31 the old bytes stayed
+   * counted, so after a few rebuilds of the web app nothing more was cached (every asset read from
+   * disk and compressed again on every request).
+   */
+  const drop = (file: string) => {
+    const old = cache.get(file);
+    if (old === undefined) return;
+    cache.delete(file);
+    cachedBytes -= old.body.length;
+  };
 
   const load = async (file: string): Promise<CachedFile | null> => {
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(file);
     } catch {
+      drop(file);
       return null;
     }
-    if (!info.isFile()) return null;
+    if (!info.isFile()) {
+      drop(file);
+      return null;
+    }
     const hit = cache.get(file);
     if (hit && hit.mtimeMs === info.mtimeMs) return hit;
     const entry: CachedFile = { mtimeMs: info.mtimeMs, body: await readFile(file) };
-    if (cachedBytes + entry.body.length <= CACHE_LIMIT_BYTES) {
+    drop(file);
+    if (cachedBytes + entry.body.length <= cacheLimit) {
       cache.set(file, entry);
       cachedBytes += entry.body.length;
     }
