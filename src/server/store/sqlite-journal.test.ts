@@ -5,12 +5,21 @@
  * the database already holds, journal files started one after another, entries that do not fit the
  * database, and the data directory locked to one store.
  */
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { threadNices } from '../test-helpers';
+import { sampleRoom } from './contract';
 import { gameRecords } from './engine-game';
 import type { StoredRoom } from './room-store';
 import { Batch, entryOf, type JournalEntry, type RoomEntry } from './sqlite-apply';
@@ -31,7 +40,9 @@ const file = sqliteTestFile('chipless-journal-');
  * when asked (a flush, or a read that waits): the tests decide what the database holds when a store
  * is abandoned.
  */
-function openStore(options: { journalFileBytes?: number; writerNice?: number } = {}): {
+function openStore(
+  options: { journalFileBytes?: number; writerNice?: number; walSizeLimitBytes?: number } = {},
+): {
   store: SqliteStore;
   errors: string[];
 } {
@@ -251,6 +262,30 @@ describe('SQLite store journal', () => {
     const { store } = openStore();
     // What V8 was given, as Node reads it back from the thread (its default is 48).
     expect(store.writerResourceLimits().maxYoungGenerationSizeMb).toBe(WRITER_YOUNG_GENERATION_MB);
+    await store.close();
+  });
+
+  it('the WAL is cut back to its limit when SQLite starts it over, after a batch that grew it (a cleanup sweep)', async () => {
+    const walSize = () => {
+      const wal = join(file.dir, `${SQLITE_FILE_NAME}-wal`);
+      return existsSync(wal) ? statSync(wal).size : 0;
+    };
+    const { store } = openStore({ walSizeLimitBytes: 64 * 1024 });
+    const created = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+    const many = created('W', 200);
+    for (const code of many) await store.create({ room: sampleRoom(code), version: 1, appliedCommands: [] });
+    await store.flush();
+    const grown = walSize();
+    expect(grown).toBeGreaterThan(4 * 1024 * 1024); // past SQLite's checkpoint (1,000 pages)
+    for (const code of many) expect(await store.delete(code, 1)).toBe(true);
+    await store.flush();
+    // The next batch starts the WAL over: cut to 64 KB, then this batch's pages. Without the limit
+    // it stayed at `grown` for the life of the process.
+    for (const code of created('X', 5))
+      await store.create({ room: sampleRoom(code), version: 1, appliedCommands: [] });
+    await store.flush();
+    expect(walSize()).toBeLessThan(grown / 4);
     await store.close();
   });
 

@@ -105,6 +105,14 @@ const WRITER_ENTRY: { script: URL; module: string | null } = import.meta.url.end
     }
   : { script: new URL('./sqlite-writer.js', import.meta.url), module: null };
 
+/**
+ * The WAL file's size once SQLite starts it over (16 MiB). Without a limit SQLite reuses the file but
+ * never shrinks it: one cleanup sweep deleting 3,750 rooms in one batch left a 75 MB WAL for the rest
+ * of the process's life (the session-31 audit). During play the WAL stays at ~5 MB (a checkpoint every
+ * 1,000 pages), under this, so play never pays for a truncation and regrowth.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
 
@@ -151,6 +159,11 @@ export interface SqliteStoreOptions {
    * (bench/README.md, session 7).
    */
   writerNice?: number;
+  /**
+   * What the WAL file is cut back to when SQLite starts it over after a checkpoint (`PRAGMA
+   * journal_size_limit` on the writer's connection). Default WAL_SIZE_LIMIT_BYTES.
+   */
+  walSizeLimitBytes?: number;
   /**
    * Told of what goes wrong out of any caller's sight: a failed batch of the writer thread (its entries
    * stay in the journal and are tried again), entries that did not fit the file, a torn journal end.
@@ -360,6 +373,7 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       gen,
       intervalMs: options.writeIntervalMs ?? 5000,
       nice: options.writerNice ?? 10,
+      walSizeLimitBytes: options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES,
     } satisfies WriterData & { module: string | null },
     resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
   });

@@ -35,6 +35,8 @@ export interface WriterData {
   intervalMs: number;
   /** The nice value this thread runs at (at least the process's own); see lowerPriority. */
   nice: number;
+  /** SQLite's `journal_size_limit` for the WAL (bytes); see SqliteStoreOptions.walSizeLimitBytes. */
+  walSizeLimitBytes: number;
 }
 
 /** Messages from the store's thread. */
@@ -72,6 +74,7 @@ lowerPriority(data.nice);
 const db = new Database(data.dbFile, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
+db.pragma(`journal_size_limit = ${Math.floor(data.walSizeLimitBytes)}`);
 const applier = createApplier(db);
 const post = (message: FromWriter) => port.postMessage(message);
 
