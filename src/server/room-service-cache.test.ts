@@ -10,7 +10,14 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCommand, type Command } from '../engine';
 import { createLogger } from './logger';
-import { advanced, cachedRoom, commandIdHash, type RoomBroadcaster, RoomService } from './room-service';
+import {
+  advanced,
+  CACHED_ROOM_MAX_AGE_MS,
+  cachedRoom,
+  commandIdHash,
+  type RoomBroadcaster,
+  RoomService,
+} from './room-service';
 import { APPLIED_COMMANDS_KEPT, type RoomStore, type StoredRoom } from './store/room-store';
 import { createSqliteStore } from './store/sqlite-store';
 
@@ -289,5 +296,29 @@ describe('room service: the applied command window of a cached room', () => {
     let cached = cachedRoom(record(list.slice(0, 1)));
     for (let i = 1; i < list.length; i++) cached = advanced(cached, record([list[i]!]), list[i]!.commandId);
     expect(pairs(cached.applied)).toEqual(list.slice(-K).map((c) => [key(c.commandId), c.version]));
+  });
+});
+
+describe('room service: rooms age out of the cache', () => {
+  it('a room nothing was committed to here for 15 minutes is read from the store again (another process may have deleted it)', async () => {
+    let now = 1_800_000_000_000;
+    service = new RoomService({ store, logger: createLogger('silent'), now: () => now, broadcaster });
+    const quiet = await openRoom();
+    const busy = await openRoom();
+    const commit = async (code: string, id: string, command: Command) =>
+      expect((await service.execute(code, 'host', id, command)).ok).toBe(true);
+
+    now += CACHED_ROOM_MAX_AGE_MS - 1;
+    await commit(busy, 'b1', { type: 'approve', playerId: 'p1' });
+    loads = 0;
+    await commit(quiet, 'q1', { type: 'approve', playerId: 'p1' }); // not 15 minutes yet: from memory
+    expect(loads).toBe(0);
+
+    now += CACHED_ROOM_MAX_AGE_MS + 1;
+    await commit(busy, 'b2', { type: 'startGame' }); // drops `quiet`, committed 15 minutes before
+    loads = 0;
+    await commit(quiet, 'q2', { type: 'startGame' });
+    expect(loads).toBe(1);
+    expect((await store.load(quiet))?.version).toBe(4);
   });
 });

@@ -27,6 +27,14 @@ const CREATES_REMEMBERED = 10_000;
 /** Default number of recently committed rooms kept in memory (see RoomServiceDeps.cachedRooms). */
 export const CACHED_ROOMS_DEFAULT = 2_000;
 
+/**
+ * A room this process has committed nothing to for this long leaves its cache. With several processes
+ * on Redis another one may have deleted it (its cleanup sweep, a host's End Game Session): only the
+ * process that deletes a room drops it, and the others kept it up to the cap, ~16 MB of dead rooms
+ * (the session-31 audit). A room still in use is read from the store again, once.
+ */
+export const CACHED_ROOM_MAX_AGE_MS = 15 * 60 * 1000;
+
 export const ROOM_NOT_FOUND = 'Room not found';
 /** Re-exported: the server's word for a command it failed to carry out (the web app reads it too). */
 export { SOMETHING_WENT_WRONG };
@@ -124,6 +132,8 @@ export function randomRoomCode(): string {
 export interface CachedRoom {
   record: StoredRoom;
   applied: Map<number, number>;
+  /** When it was committed (the service's clock), once kept (RoomService.remember). */
+  at?: number;
 }
 
 /**
@@ -461,16 +471,27 @@ export class RoomService {
     }
   }
 
-  /** Keeps `entry` as its room's latest (most recently committed last; the oldest beyond the cap dropped). */
+  /**
+   * Keeps `entry` as its room's latest (most recently committed last): the oldest beyond the cap, and
+   * those committed longer than CACHED_ROOM_MAX_AGE_MS ago, are dropped.
+   */
   private remember(entry: CachedRoom): void {
     const limit = this.deps.cachedRooms ?? CACHED_ROOMS_DEFAULT;
     if (limit <= 0) return;
     const code = entry.record.room.roomCode;
+    const now = this.deps.now();
+    entry.at = now;
     this.recent.delete(code);
     this.recent.set(code, entry);
     if (this.recent.size > limit) {
       const oldest = this.recent.keys().next().value;
       if (oldest !== undefined) this.recent.delete(oldest);
+    }
+    // In commit order, so the stale ones are first.
+    const staleBefore = now - CACHED_ROOM_MAX_AGE_MS;
+    for (const [room, cached] of this.recent) {
+      if ((cached.at ?? 0) >= staleBefore) break;
+      this.recent.delete(room);
     }
   }
 

@@ -11,6 +11,7 @@ import { connectRedis } from './redis-client';
 import {
   createRedisStore,
   publicationSplit,
+  type RedisStore,
   roomFromPublication,
   SAVE_SCRIPT_SOURCE,
   splitPublication,
@@ -99,7 +100,7 @@ describe.skipIf(gate.skip)('redis store', () => {
 
   describe('beyond the contract', () => {
     const opened: RoomStore[] = [];
-    async function open(opts: { roomTtlMs?: number } = {}): Promise<RoomStore> {
+    async function open(opts: { roomTtlMs?: number } = {}): Promise<RedisStore> {
       const store = await createRedisStore(REDIS_URL, { keyPrefix: prefix, ...opts });
       opened.push(store);
       return store;
@@ -132,6 +133,17 @@ describe.skipIf(gate.skip)('redis store', () => {
       }
       expect(current.version).toBe(51);
       expect(current.appliedCommands).toHaveLength(50);
+    });
+
+    it('a room deleted here is forgotten: the store does not keep what it knew of its key', async () => {
+      const store = await open();
+      const codes = [code(), code(), code()];
+      for (const c of codes) expect(await store.create(record(c))).toBe(true);
+      expect(store.knownRooms()).toBe(3);
+      expect(await store.delete(codes[0]!, 1)).toBe(true);
+      expect(await store.delete(codes[1]!, 5)).toBe(false); // a stale delete: forgotten all the same
+      expect(store.knownRooms()).toBe(1);
+      expect(await store.save(next(record(codes[2]!), 'after'), 1)).toBe(true);
     });
 
     it('a loser that retries from a fresh load commits on the next version (no lost update)', async () => {

@@ -271,7 +271,7 @@ end
 return idle
 `);
 
-/** Rooms whose version and `ll` a store remembers (see `known`); past this the memory is cleared. */
+/** Rooms whose version and `ll` a store remembers (see `known`); past this the earliest remembered goes. */
 const KNOWN_ROOMS_MAX = 10_000;
 
 /** What a store knows of a room's key: see `known` in createRedisStore. */
@@ -284,8 +284,13 @@ interface KnownKey {
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
 export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
 
+/** The Redis store: a RoomStore, and how many rooms' keys it remembers (for tests). */
+export interface RedisStore extends RoomStore {
+  knownRooms(): number;
+}
+
 /** Opens the Redis room store on `url` (e.g. redis://127.0.0.1:6379). */
-export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<RoomStore> {
+export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<RedisStore> {
   const prefix = opts.keyPrefix ?? 'chipless:';
   const ttlMs = String(Math.max(0, Math.floor(opts.roomTtlMs ?? DEFAULT_ROOM_TTL_MS)));
   const client = await connectRedis(url, opts);
@@ -309,11 +314,16 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
    * Per room, the key as this process last wrote or read it (see the file comment): its version, its
    * `ll`, and the log its slots hold (only a log that fits the ring; weak, as the SQLite store keeps
    * it: the room service's cache holds a room it is playing). A save from the same version sends a
-   * delta. Cleared when it passes KNOWN_ROOMS_MAX.
+   * delta. A room deleted here is forgotten; past KNOWN_ROOMS_MAX the earliest remembered room goes
+   * (rooms deleted by other processes, or gone with their TTL). It used to be cleared whole there, the
+   * rooms in play with it, and kept every room this process deleted until then (the session-31 audit).
    */
   const known = new Map<string, KnownKey>();
   const remember = (code: string, version: number, ll: string, log: readonly LoggedEvent[] | null) => {
-    if (known.size >= KNOWN_ROOMS_MAX && !known.has(code)) known.clear();
+    if (known.size >= KNOWN_ROOMS_MAX && !known.has(code)) {
+      const earliest = known.keys().next().value;
+      if (earliest !== undefined) known.delete(earliest);
+    }
     known.set(code, { version, ll, ...(log === null ? {} : { log: new WeakRef(log) }) });
   };
 
@@ -468,6 +478,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     },
 
     async delete(roomCode, expectedVersion) {
+      known.delete(roomCode);
       const deleted = await run(
         DELETE,
         [roomKey(roomCode), activityKey],
@@ -513,5 +524,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     async close() {
       if (client.isOpen) await client.close();
     },
+
+    knownRooms: () => known.size,
   };
 }
