@@ -1,9 +1,10 @@
 /**
  * Composition root (`npm start`): environment -> config -> store (SQLite: on the room thread,
  * thread-rooms.ts, unless ROOM_THREAD=false) -> session secret -> Socket.IO adapter (Redis pub/sub
- * with STORE=redis) -> web build (when missing or stale) -> HTTP server -> application -> listen. SIGTERM/SIGINT stop it gracefully: no new connections or commands, queued
- * commands finish, sockets close, the store closes, exit 0. The room thread ending on its own ends
- * the process (exit 1): without it no room can be served, and the store keeps every acknowledged command.
+ * with STORE=redis) -> web build (when missing or stale) -> HTTP server -> application -> listen.
+ * SIGTERM/SIGINT stop it gracefully: no new connections or commands, queued commands finish, sockets
+ * close, the store closes, exit 0. The room thread ending on its own ends the process (exit 1):
+ * without it no room can be served, and the store keeps every acknowledged command.
  */
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';

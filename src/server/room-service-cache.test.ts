@@ -321,4 +321,14 @@ describe('room service: rooms age out of the cache', () => {
     expect(loads).toBe(1);
     expect((await store.load(quiet))?.version).toBe(4);
   });
+
+  it('nor is one whose 15 minutes passed while this process committed nothing at all', async () => {
+    let now = 1_800_000_000_000;
+    service = new RoomService({ store, logger: createLogger('silent'), now: () => now, broadcaster });
+    const code = await openRoom();
+    now += CACHED_ROOM_MAX_AGE_MS + 1;
+    loads = 0;
+    expect((await service.execute(code, 'host', 'late', { type: 'approve', playerId: 'p1' })).ok).toBe(true);
+    expect(loads).toBe(1);
+  });
 });

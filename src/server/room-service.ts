@@ -101,7 +101,7 @@ export interface RoomServiceDeps {
    * How many rooms' last committed record to keep in memory (least recently committed dropped first),
    * so a command usually starts without a store read and a JSON parse (a third of the CPU of a command
    * on SQLite; bench/README.md). 0 turns it off. Safe with other writers: see commit(). Default
-   * CACHED_ROOMS_DEFAULT.
+   * CACHED_ROOMS_DEFAULT; a room committed to longer than CACHED_ROOM_MAX_AGE_MS ago leaves it.
    */
   cachedRooms?: number;
 }
@@ -340,7 +340,7 @@ export class RoomService {
       // store instance) wrote since. A change decided on it is proven by the conditional write (a stale
       // record loses and the loop reloads); anything answered WITHOUT a write (duplicate, refusal,
       // no-op) is decided again on a fresh load, so a stale record never decides an answer.
-      const cached = attempt === 0 ? this.recent.get(roomCode) : undefined;
+      const cached = attempt === 0 ? this.cached(roomCode) : undefined;
       const current = cached?.record ?? (await store.load(roomCode));
       if (!current) return { ok: false, error: ROOM_NOT_FOUND };
       if (cached) {
@@ -469,6 +469,14 @@ export class RoomService {
     } catch (err) {
       this.deps.logger.warn({ err, room: roomCode }, 'event sink failed');
     }
+  }
+
+  /** The room's cached record, unless committed longer than CACHED_ROOM_MAX_AGE_MS ago (then dropped). */
+  private cached(roomCode: string): CachedRoom | undefined {
+    const entry = this.recent.get(roomCode);
+    if (entry === undefined || (entry.at ?? 0) >= this.deps.now() - CACHED_ROOM_MAX_AGE_MS) return entry;
+    this.recent.delete(roomCode);
+    return undefined;
   }
 
   /**

@@ -142,9 +142,10 @@ export function createStaticSite(options: StaticSiteOptions) {
   let cachedBytes = 0;
   /**
    * Forgets a file's entry and gives its bytes back to the budget: a file rebuilt while the server
-   * runs replaces its entry, and a deleted one leaves none. Before session 31 the old bytes stayed
-   * counted, so after a few rebuilds of the web app nothing more was cached (every asset read from
-   * disk and compressed again on every request).
+   * runs replaces its entry, one found deleted leaves none, and the earliest cached go to make room
+   * (a rebuild's assets have new names; the old ones are never asked for again). Before session 31
+   * the old bytes stayed counted, so after a few rebuilds of the web app nothing more was cached
+   * (every asset read from disk and compressed again on every request).
    */
   const drop = (file: string) => {
     const old = cache.get(file);
@@ -169,7 +170,11 @@ export function createStaticSite(options: StaticSiteOptions) {
     if (hit && hit.mtimeMs === info.mtimeMs) return hit;
     const entry: CachedFile = { mtimeMs: info.mtimeMs, body: await readFile(file) };
     drop(file);
-    if (cachedBytes + entry.body.length <= cacheLimit) {
+    if (entry.body.length <= cacheLimit) {
+      for (const earliest of cache.keys()) {
+        if (cachedBytes + entry.body.length <= cacheLimit) break;
+        drop(earliest);
+      }
       cache.set(file, entry);
       cachedBytes += entry.body.length;
     }

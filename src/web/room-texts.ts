@@ -23,9 +23,10 @@ export const lobby = {
   /**
    * Ours, under the list: players waiting for approval count toward the room's limit (the spec's join
    * rule), so a lobby reading "Players (1/10)" can turn the eleventh phone away ("Room is full.").
+   * `full`: the limit, when they fill it.
    */
-  morePending: (count: number, full: boolean) =>
-    `${count} more waiting for approval${full ? ': the room is full' : ''}`,
+  morePending: (count: number, full: number | null) =>
+    `${count} waiting for approval${full === null ? '' : `: all ${full} places taken`}`,
   waitingApproval: 'Waiting for Approval',
   wantsToJoin: (chips: string) => `Wants to join with ${chips} chips`,
   approve: (name: string) => `Approve ${name}`,

@@ -1,10 +1,10 @@
 /**
  * Every user-facing word of the web app's first page (the landing and its dialogs, what every
  * screen shares, the static pages), grouped per screen; the room's screens have theirs in
- * room-texts.ts, which loads with them, not on the first page (its JavaScript budget, e2e/README.md). Wording follows SPEC.md section 2
- * (labels, banners, confirmations) and section 8 (errors) exactly; the few additions (reconnecting,
- * notices, hand log) are ours. Functions build the texts that carry names or amounts; amounts
- * arrive already formatted by the engine's formatCents.
+ * room-texts.ts, which loads with them, not on the first page (its JavaScript budget,
+ * e2e/README.md). Wording follows SPEC.md section 2 (labels, banners, confirmations) and section 8
+ * (errors) exactly; the few additions (reconnecting, notices) are ours. Functions build the texts
+ * that carry names or amounts; amounts arrive already formatted by the engine's formatCents.
  */
 import { CONVERSION_ERRORS } from '../engine';
 

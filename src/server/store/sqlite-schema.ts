@@ -2,8 +2,8 @@
  * The SQLite store's schema (sqlite-store.ts describes the tables and why they are laid out so) and
  * the migrations of files written by older versions.
  *
- * Migrations, each run once by the store's open (prepareSchema) and tested (sqlite-store.test.ts and
- * the contract):
+ * Migrations, each run once by the store's open (prepareSchema) and tested (sqlite-applied-commands,
+ * sqlite-rings and sqlite-log .test.ts):
  * - Files written before the slots had `applied_commands(code, version, ...)` and `room_log(code, seq,
  *   event)`, one row per entry and per event (a save inserted at one end of the room's rows and
  *   deleted at the other: two to four pages). Their rows are copied into the slots and the tables

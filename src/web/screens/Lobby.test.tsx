@@ -44,7 +44,7 @@ describe('Lobby', () => {
     expect(blinds.textContent).toBe('Small Blind$1.00Big Blind$2.00');
     expect(screen.getByRole('heading', { name: 'Players (3/10)' })).toBeTruthy();
     expect(playerRows()).toEqual(['onlineAnaHost$50.00', 'onlineBen(You)$50.00', 'offlineDee$50.00']);
-    expect(screen.getByText('1 more waiting for approval')).toBeTruthy();
+    expect(screen.getByText('1 waiting for approval')).toBeTruthy();
   });
 
   it('says when players waiting for approval fill the room, which turns the next phone away', () => {
@@ -55,7 +55,7 @@ describe('Lobby', () => {
       names.slice(1).filter((n) => n !== 'Ben'),
     );
     expect(screen.getByRole('heading', { name: 'Players (2/10)' })).toBeTruthy();
-    expect(screen.getByText('8 more waiting for approval: the room is full')).toBeTruthy();
+    expect(screen.getByText('8 waiting for approval: all 10 places taken')).toBeTruthy();
   });
 
   it('host: settings, approve/deny pending players, remove seated ones, start', async () => {

@@ -156,7 +156,10 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
         </ul>
         {waiting > 0 ? (
           <p className="muted">
-            {t.morePending(waiting, approved.length + waiting >= room.settings.maxPlayers)}
+            {t.morePending(
+              waiting,
+              approved.length + waiting >= room.settings.maxPlayers ? room.settings.maxPlayers : null,
+            )}
           </p>
         ) : null}
         {/* The list is the seat order; the host makes it the table's (SeatsModal.tsx). */}

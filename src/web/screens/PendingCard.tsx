@@ -39,7 +39,7 @@ export function PendingCard({
 }
 
 /** Players waiting for the host: "Wants to join with X chips", approve and deny. */
-export function PendingList({
+function PendingList({
   players,
   presence,
   send,

@@ -59,6 +59,8 @@ describe('Start a Game form', () => {
       ['10000.01', 'Starting chips cannot be more than $10,000.00', false],
       ['', 'In dollars, from 1 to 10,000', false],
       ['.', 'In dollars, from 1 to 10,000', false],
+      ['.5', 'Starting chips must be at least $1.00', false],
+      ['1'.repeat(16), 'Starting chips cannot be more than $10,000.00', false],
     ];
     for (const [typed, line, enabled] of cases) {
       type('Starting Chips', typed);
@@ -71,6 +73,7 @@ describe('Start a Game form', () => {
     }
     type('Starting Chips', '1'.repeat(40));
     expect(field('Starting Chips').value).toBe('1'.repeat(16));
+    expect(chipsLine().textContent).toBe('Starting chips cannot be more than $10,000.00');
   });
 
   it("the starting-chips errors are the engine's words", () => {

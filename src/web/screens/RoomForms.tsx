@@ -36,16 +36,20 @@ const CHIPS_TYPED_MAX = 16;
 function useChipsField() {
   const [chips, setChips] = useState(String(STARTING_CHIPS_DEFAULT_DOLLARS));
   const typing = isDollarTyping(chips);
-  const cents = typing ? centsOrNull(chips.replace(/\.\s*$/, '')) : null;
+  // The amount as parseCurrency reads it, its point still to come ("12.") or its 0 left out (".5").
+  const amount = chips.replace(/[$\s]/g, '').replace(/\.$/, '');
+  const cents = typing && amount !== '' ? centsOrNull(amount.startsWith('.') ? `0${amount}` : amount) : null;
   const problem = !typing
     ? chipsErrors.format
-    : cents === null
+    : amount === ''
       ? null
-      : cents < STARTING_CHIPS_MIN_DOLLARS * 100
-        ? chipsErrors.tooLow
-        : cents > STARTING_CHIPS_MAX_DOLLARS * 100
-          ? chipsErrors.tooHigh
-          : null;
+      : cents === null // digits past what can be counted in cents
+        ? chipsErrors.tooHigh
+        : cents < STARTING_CHIPS_MIN_DOLLARS * 100
+          ? chipsErrors.tooLow
+          : cents > STARTING_CHIPS_MAX_DOLLARS * 100
+            ? chipsErrors.tooHigh
+            : null;
   const valid = cents !== null && problem === null;
   const onChange = (text: string) => setChips(text.slice(0, CHIPS_TYPED_MAX));
   return { chips, cents, valid, problem, onChange };

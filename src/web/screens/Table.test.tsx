@@ -850,6 +850,15 @@ describe('Table: a player told what was done for them while away', () => {
     expect(notice()).toBeNull();
   });
 
+  it('a fold for Ben in a hand already over is not told when his phone is back hands later', () => {
+    const bensTurn = actNow(threeWay(), 'CALL');
+    let later = step(bensTurn, 'ana', { type: 'actFor', playerId: 'ben', action: 'FOLD' });
+    later = actNow(later, 'FOLD'); // Cal folds: Ana wins the hand
+    later = step(later, 'ana', { type: 'newHand' });
+    expect(later.gameState.handNumber).toBe(2);
+    expect(told(bensTurn, later, 'ben')).toBeNull();
+  });
+
   it("the host's check for Cal is told on Cal's phone", () => {
     const calsOption = actNow(actNow(threeWay(), 'CALL'), 'CALL'); // Ana and Ben call; Cal (big blind) may check
     const checked = step(calsOption, 'ana', { type: 'actFor', playerId: 'cal', action: 'CHECK' });
