@@ -100,7 +100,7 @@ describe.skipIf(gate.skip)('redis store', () => {
 
   describe('beyond the contract', () => {
     const opened: RoomStore[] = [];
-    async function open(opts: { roomTtlMs?: number } = {}): Promise<RedisStore> {
+    async function open(opts: { roomTtlMs?: number; knownRoomsMax?: number } = {}): Promise<RedisStore> {
       const store = await createRedisStore(REDIS_URL, { keyPrefix: prefix, ...opts });
       opened.push(store);
       return store;
@@ -144,6 +144,15 @@ describe.skipIf(gate.skip)('redis store', () => {
       expect(await store.delete(codes[1]!, 5)).toBe(false); // a stale delete: forgotten all the same
       expect(store.knownRooms()).toBe(1);
       expect(await store.save(next(record(codes[2]!), 'after'), 1)).toBe(true);
+    });
+
+    it('past the rooms it may remember, it forgets the earliest, not every room in play', async () => {
+      const store = await open({ knownRoomsMax: 2 });
+      const codes = [code(), code(), code()];
+      for (const c of codes) expect(await store.create(record(c))).toBe(true);
+      expect(store.knownRooms()).toBe(2);
+      for (const c of codes) expect(await store.save(next(record(c), 'then'), 1)).toBe(true);
+      for (const c of codes) expect((await store.load(c))?.version).toBe(2);
     });
 
     it('a loser that retries from a fresh load commits on the next version (no lost update)', async () => {

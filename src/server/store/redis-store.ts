@@ -57,6 +57,8 @@ export interface RedisStoreOptions extends RedisConnectOptions {
   keyPrefix?: string;
   /** TTL of a room key after its last save or touch, in ms (0 = no TTL). Default 10 minutes. */
   roomTtlMs?: number;
+  /** How many rooms' keys the store remembers at most (default KNOWN_ROOMS_MAX). For tests. */
+  knownRoomsMax?: number;
 }
 
 /** A Lua script with its SHA1, run with EVALSHA and re-sent with EVAL when Redis does not know it yet. */
@@ -319,8 +321,9 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
    * rooms in play with it, and kept every room this process deleted until then (the session-31 audit).
    */
   const known = new Map<string, KnownKey>();
+  const knownMax = opts.knownRoomsMax ?? KNOWN_ROOMS_MAX;
   const remember = (code: string, version: number, ll: string, log: readonly LoggedEvent[] | null) => {
-    if (known.size >= KNOWN_ROOMS_MAX && !known.has(code)) {
+    if (known.size >= knownMax && !known.has(code)) {
       const earliest = known.keys().next().value;
       if (earliest !== undefined) known.delete(earliest);
     }
