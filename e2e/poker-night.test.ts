@@ -614,9 +614,15 @@ describe('a poker night on four phones', () => {
 
     // Back home: the counter now reads the three hands dealt tonight.
     await button(bob.page, 'Back to Home').click();
-    // It asks first: this phone will not show the results again.
+    // It asks first, and says where the results are kept.
     await button(dialog(bob.page, 'Leave the results?'), 'Back to Home').click();
     await expectVisible(button(bob.page, 'Start a Game'));
     await expectText(bob.page.locator('.hands-dealt'), '3 hands dealt');
+    // "How much do I owe Bob?", later: the results open again from the home screen.
+    await button(bob.page, "Last Game's Results").click();
+    await expectText(bob.page.getByRole('heading', { level: 1 }), "Bob Left em' all Chipless!");
+    await button(bob.page, 'Back to Home').click();
+    await button(dialog(bob.page, 'Leave the results?'), 'Back to Home').click();
+    await expectVisible(button(bob.page, "Last Game's Results"));
   });
 });

@@ -315,7 +315,8 @@ export const gameOver = {
     `${place}. ${name}: net ${net}, final chips ${finalChips}`,
   /** Back to Home asks first: once home, this phone cannot show the results again (ours). */
   leaveTitle: 'Leave the results?',
-  leaveText: 'This phone will not show them again. Copy them or take a screenshot first if you need them.',
+  leaveText:
+    'The home screen keeps them under "Last Game\'s Results" for 12 hours. Copy them or take a screenshot to keep them longer.',
 };
 
 export const log = {

@@ -36,6 +36,8 @@ export const landing = {
   tagline: 'Play poker without chips',
   start: 'Start a Game',
   join: 'Join with Code',
+  /** Ours: a finished game left with "Back to Home", opened again (use-room.ts LAST_RESULTS_MS). */
+  lastResults: "Last Game's Results",
   handsDealt: (count: string) => `${count} ${count === '1' ? 'hand' : 'hands'} dealt`,
   support: 'Support Chipless',
   info: 'How to play, FAQ and contact',

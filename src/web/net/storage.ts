@@ -2,13 +2,14 @@ import type { SessionCredentials } from '../../shared/protocol';
 
 /**
  * Local storage of the browser: the session credentials, the room this browser sits in, a leave still
- * to be sent and the analytics session. Every access is guarded because storage can be unavailable (private modes,
+ * to be sent, the finished game left with "Back to Home" and the analytics session. Every access is guarded because storage can be unavailable (private modes,
  * disabled cookies); the app then works for the tab's lifetime only.
  */
 const KEYS = {
   credentials: 'chipless.credentials',
   roomCode: 'chipless.roomCode',
   owedLeave: 'chipless.owedLeave',
+  lastResults: 'chipless.lastResults',
   analytics: 'chipless.analytics',
 } as const;
 
@@ -49,6 +50,21 @@ function isCredentials(v: unknown): v is SessionCredentials {
   );
 }
 
+/** A finished game this phone left with "Back to Home": its room code, and when (ms). */
+export interface LastResults {
+  code: string;
+  at: number;
+}
+
+function isLastResults(v: unknown): v is LastResults {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as LastResults).code === 'string' &&
+    Number.isFinite((v as LastResults).at)
+  );
+}
+
 export const storage = {
   credentials: (): SessionCredentials | null => readJson(KEYS.credentials, isCredentials),
   setCredentials: (creds: SessionCredentials): void => write(KEYS.credentials, JSON.stringify(creds)),
@@ -57,6 +73,10 @@ export const storage = {
   /** A room left while offline, whose leave is still to be sent (use-room.ts). */
   owedLeave: (): string | null => read(KEYS.owedLeave),
   setOwedLeave: (code: string | null): void => write(KEYS.owedLeave, code),
+  /** The finished game left with "Back to Home", whose results can be opened again (use-room.ts). */
+  lastResults: (): LastResults | null => readJson(KEYS.lastResults, isLastResults),
+  setLastResults: (value: LastResults | null): void =>
+    write(KEYS.lastResults, value === null ? null : JSON.stringify(value)),
   analytics: <T>(valid: (v: unknown) => v is T): T | null => readJson(KEYS.analytics, valid),
   setAnalytics: (value: unknown): void => write(KEYS.analytics, JSON.stringify(value)),
 };

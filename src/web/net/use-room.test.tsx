@@ -5,7 +5,7 @@ import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG, TOO_MANY_REQUESTS } 
 import { actNow, lobby, snapshot, step } from '../test/rooms';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
-import { RESUME_RETRY_MS, RESUME_SERVER_RETRIES, useRoom } from './use-room';
+import { LAST_RESULTS_MS, RESUME_RETRY_MS, RESUME_SERVER_RETRIES, useRoom } from './use-room';
 
 afterEach(cleanup);
 beforeEach(() => localStorage.clear());
@@ -228,6 +228,72 @@ describe('useRoom', () => {
     // A late broadcast of the old room does not bring it back.
     act(() => emit().room(snap));
     expect(result.current.snapshot).toBeNull();
+  });
+
+  describe('a finished game\'s results after "Back to Home"', () => {
+    const playing = snapshot(
+      step(step(room, 'ana', { type: 'approve', playerId: 'ben' }), 'ana', { type: 'startGame' }),
+    );
+    const over = snapshot(step(playing.room, 'ana', { type: 'endGame' }));
+
+    /** Ben at the game-over screen of room ABCDE, online, resumes answered with `resume`. */
+    async function atGameOver(resume: Ack<RoomSnapshot>) {
+      localStorage.setItem('chipless.roomCode', 'ABCDE');
+      const fake = fakeClient({ ok: true, data: over });
+      const hook = renderHook(() => useRoom(fake.factory));
+      await act(async () => {
+        fake.emit().connection(true);
+        fake.emit().session({ playerId: 'ben', token: 't' });
+      });
+      expect(hook.result.current.snapshot?.room.status).toBe('ENDED');
+      fake.client.resume.mockImplementation(async () => resume);
+      return { ...fake, ...hook };
+    }
+
+    it('are offered again on the home screen, and opened as a reload would (the ended room resumed)', async () => {
+      const { result, client } = await atGameOver({ ok: true, data: over });
+      expect(result.current.lastResults).toBeNull();
+      act(() => result.current.goHome());
+      expect(result.current.snapshot).toBeNull();
+      expect(result.current.lastResults).toBe('ABCDE');
+      expect(JSON.parse(localStorage.getItem('chipless.lastResults')!).code).toBe('ABCDE');
+      client.resume.mockClear();
+      await act(async () => result.current.openLastResults());
+      expect(client.resume).toHaveBeenCalledWith('ABCDE');
+      expect(result.current.snapshot).toBe(over);
+      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    });
+
+    it('a room the server no longer keeps says so, and is offered no more', async () => {
+      const { result } = await atGameOver({ ok: false, error: 'Room not found' });
+      act(() => result.current.goHome());
+      await act(async () => result.current.openLastResults());
+      expect(result.current.snapshot).toBeNull();
+      expect(result.current.notice).toBe('Your previous game is no longer available.');
+      expect(result.current.lastResults).toBeNull();
+      expect(localStorage.getItem('chipless.lastResults')).toBeNull();
+    });
+
+    it('a game left before it was over is not offered, and an offer older than 12 hours goes', async () => {
+      const { factory } = fakeClient();
+      const { result } = renderHook(() => useRoom(factory));
+      await act(async () => {
+        await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+      });
+      act(() => result.current.goHome());
+      expect(result.current.lastResults).toBeNull();
+      cleanup();
+      localStorage.setItem(
+        'chipless.lastResults',
+        JSON.stringify({ code: 'OLDER', at: Date.now() - LAST_RESULTS_MS - 1 }),
+      );
+      expect(renderHook(() => useRoom(factory)).result.current.lastResults).toBeNull();
+      localStorage.setItem(
+        'chipless.lastResults',
+        JSON.stringify({ code: 'NEWER', at: Date.now() - 60_000 }),
+      );
+      expect(renderHook(() => useRoom(factory)).result.current.lastResults).toBe('NEWER');
+    });
   });
 
   it('closes the client on unmount', () => {

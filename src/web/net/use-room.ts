@@ -28,10 +28,31 @@ export interface RoomApi {
    * the room (a `leave`, which changes nothing in an ended game) without waiting for the answer.
    */
   goHome(): void;
+  /**
+   * The room code of the finished game this phone left with "Back to Home", while the server may
+   * still keep it (LAST_RESULTS_MS), or null.
+   */
+  lastResults: string | null;
+  /** Opens that game's results again: resumes the ended room, as a reload would have. */
+  openLastResults(): void;
   dismissNotice(): void;
 }
 
 const offline = <T>(): Promise<Ack<T>> => Promise.resolve({ ok: false, error: NO_CONNECTION_ERROR });
+
+/**
+ * How long the home screen offers a finished game's results again after "Back to Home": as long as
+ * the server keeps a finished game by default (PLAYING_IDLE_MS, 12 hours). "How much do I owe Bob?"
+ * comes up after the phone went back home (the session-30 audit); a room the server no longer has
+ * answers "Your previous game is no longer available." and the offer goes.
+ */
+export const LAST_RESULTS_MS = 12 * 60 * 60 * 1000;
+
+/** The finished game left with "Back to Home", if still within LAST_RESULTS_MS. */
+function freshLastResults(): string | null {
+  const last = storage.lastResults();
+  return last !== null && Date.now() - last.at < LAST_RESULTS_MS ? last.code : null;
+}
 
 /** How long to wait before asking again for a remembered room whose resume timed out. */
 export const RESUME_RETRY_MS = 3_000;
@@ -68,6 +89,9 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const playerIdRef = useRef(playerId);
   const [resuming, setResuming] = useState<boolean>(() => codeRef.current !== null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [lastResults, setLastResults] = useState<string | null>(freshLastResults);
+  /** Asks for the room now (the effect's resumeRemembered, while connected). */
+  const resumeRef = useRef<((code: string) => void) | null>(null);
 
   // The snapshot as held (also in state, for rendering): broadcasts are folded into it (log-delta.ts).
   const heldRef = useRef<RoomSnapshot | null>(null);
@@ -129,6 +153,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         } else {
           forget();
           setNotice(notices.resumeFailed);
+          if (storage.lastResults()?.code === code) {
+            storage.setLastResults(null);
+            setLastResults(null);
+          }
         }
       });
     };
@@ -174,8 +202,12 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       },
     });
     clientRef.current = client;
+    resumeRef.current = (code) => {
+      if (onlineRef.current) resumeRemembered(code);
+    };
     return () => {
       closed = true;
+      resumeRef.current = null;
       clearTimeout(retry);
       clientRef.current = null;
       client.close();
@@ -249,12 +281,29 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const goHome = useCallback(() => {
     const client = clientRef.current;
     const code = codeRef.current;
+    const ended = heldRef.current?.room.status === 'ENDED';
     forget();
+    if (code && ended) {
+      storage.setLastResults({ code, at: Date.now() });
+      setLastResults(code);
+    }
     // Kept watching, a phone left open on the home screen would show its player online in the old room
     // and keep the finished room from idle cleanup. Its answer changes nothing here; offline, the
     // server forgets the phone with its connection anyway.
     if (client && code) void client.command(code, { type: 'leave' });
   }, [forget]);
+
+  const openLastResults = useCallback(() => {
+    const code = freshLastResults();
+    setLastResults(code);
+    if (code === null) return;
+    setNotice(null);
+    codeRef.current = code;
+    storage.setRoomCode(code);
+    setResuming(true);
+    // Offline, the next connection's session resumes the remembered room.
+    resumeRef.current?.(code);
+  }, []);
 
   const dismissNotice = useCallback(() => setNotice(null), []);
 
@@ -270,6 +319,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       send,
       leave,
       goHome,
+      lastResults,
+      openLastResults,
       dismissNotice,
     }),
     [
@@ -283,6 +334,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       send,
       leave,
       goHome,
+      lastResults,
+      openLastResults,
       dismissNotice,
     ],
   );

@@ -38,12 +38,12 @@ describe('Game over screen', () => {
     expect(second!.querySelector('.net')!.className).toBe('net minus');
     expect(screen.getByText('Take a screenshot to keep the results.')).toBeTruthy();
 
-    // Back to Home asks first: this phone will not show the results again.
+    // Back to Home asks first, and says where the results are kept.
     fireEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
     const ask = screen.getByRole('dialog', { name: 'Leave the results?' });
     expect(
       within(ask).getByText(
-        'This phone will not show them again. Copy them or take a screenshot first if you need them.',
+        'The home screen keeps them under "Last Game\'s Results" for 12 hours. Copy them or take a screenshot to keep them longer.',
       ),
     ).toBeTruthy();
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));

@@ -109,6 +109,11 @@ export function HomeView({ api }: { api: RoomApi }) {
         notice={api.notice}
         onDismissNotice={api.dismissNotice}
         onJoinLinkClosed={() => setParams({}, { replace: true })}
+        lastResults={api.lastResults}
+        onOpenLastResults={() => {
+          preloadRoomScreens();
+          api.openLastResults();
+        }}
       />
     );
   }

@@ -116,4 +116,15 @@ describe('Landing', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(onDismissNotice).toHaveBeenCalled();
   });
+
+  it("offers the last game's results when a finished game was left with Back to Home, and only then", async () => {
+    stubApi(null, null);
+    const onOpenLastResults = vi.fn();
+    await act(async () => show({ lastResults: 'ABCDE', onOpenLastResults }));
+    fireEvent.click(screen.getByRole('button', { name: "Last Game's Results" }));
+    expect(onOpenLastResults).toHaveBeenCalledTimes(1);
+    cleanup();
+    await act(async () => show({ lastResults: null, onOpenLastResults }));
+    expect(screen.queryByRole('button', { name: "Last Game's Results" })).toBeNull();
+  });
 });

@@ -17,6 +17,9 @@ export interface LandingProps {
   onDismissNotice?: () => void;
   /** The join form opened from a join link was closed: the link has done its job. */
   onJoinLinkClosed?: () => void;
+  /** A finished game this phone left with "Back to Home" (its results can be opened again). */
+  lastResults?: string | null;
+  onOpenLastResults?: () => void;
 }
 
 type Open = 'none' | 'create' | 'join' | 'menu';
@@ -43,6 +46,8 @@ export function Landing({
   notice,
   onDismissNotice,
   onJoinLinkClosed,
+  lastResults = null,
+  onOpenLastResults,
 }: LandingProps) {
   const [open, setOpen] = useState<Open>(joinCode ? 'join' : 'none');
   const hands = useHandsDealt();
@@ -89,6 +94,11 @@ export function Landing({
         <button type="button" className="button secondary block large" onClick={() => setOpen('join')}>
           {landing.join}
         </button>
+        {lastResults && onOpenLastResults ? (
+          <button type="button" className="button ghost block" onClick={onOpenLastResults}>
+            {landing.lastResults}
+          </button>
+        ) : null}
       </div>
       <footer className="landing-footer">
         <p className="hands-dealt">{landing.handsDealt(String(hands))}</p>

@@ -13,6 +13,8 @@ export function roomApi(overrides: Partial<RoomApi>): RoomApi {
     send: async () => ({ ok: false, error: 'x' }),
     leave: async () => ({ ok: true, data: null }),
     goHome: () => {},
+    lastResults: null,
+    openLastResults: () => {},
     dismissNotice: () => {},
     ...overrides,
   };
