@@ -18,6 +18,8 @@ export const common = {
   reconnecting: 'Reconnecting…',
   reconnectingHint: 'Your seat is safe. Picking up where you left off.',
   resuming: 'Getting back to your game…',
+  /** While a room's screen is still loading (its code, after Create Room or Join Room on a slow link). */
+  loadingRoom: 'Opening the game…',
   noConnection: 'No connection right now. Please try again in a moment.',
   /** Under a button whose request has waited a while for its answer (forms.tsx, useSlow). */
   slowConnection: 'Slow connection, still sending. No need to tap again.',

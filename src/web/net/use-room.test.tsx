@@ -274,6 +274,34 @@ describe('useRoom', () => {
       expect(localStorage.getItem('chipless.lastResults')).toBeNull();
     });
 
+    it("a room the server no longer has, told by its 'not_found' notice before the resume's answer, is offered no more", async () => {
+      const fake = await atGameOver({ ok: false, error: 'Room not found' });
+      const { result, client, emit } = fake;
+      act(() => result.current.goHome());
+      // As the server does: the notice first, the answer after it.
+      client.resume.mockImplementation(async () => {
+        emit().gone({ roomCode: 'ABCDE', reason: 'not_found' });
+        return { ok: false, error: 'Room not found' };
+      });
+      await act(async () => result.current.openLastResults());
+      expect(result.current.notice).toBe('Your previous game is no longer available.');
+      expect(result.current.lastResults).toBeNull();
+      expect(localStorage.getItem('chipless.lastResults')).toBeNull();
+    });
+
+    it('tapped while offline: says there is no connection and stays home, the offer kept', async () => {
+      const { result, client, emit } = await atGameOver({ ok: true, data: over });
+      act(() => result.current.goHome());
+      act(() => emit().connection(false));
+      client.resume.mockClear();
+      act(() => result.current.openLastResults());
+      expect(result.current.notice).toBe('No connection right now. Please try again in a moment.');
+      expect(result.current.resuming).toBe(false);
+      expect(result.current.snapshot).toBeNull();
+      expect(client.resume).not.toHaveBeenCalled();
+      expect(result.current.lastResults).toBe('ABCDE');
+    });
+
     it('a game left before it was over is not offered, and an offer older than 12 hours goes', async () => {
       const { factory } = fakeClient();
       const { result } = renderHook(() => useRoom(factory));

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Command } from '../../engine/types';
 import { mergeSnapshot } from '../../shared/log-delta';
 import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG, TOO_MANY_REQUESTS } from '../../shared/protocol';
-import { notices } from '../texts';
+import { common, notices } from '../texts';
 import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
 import { storage } from './storage';
 
@@ -92,6 +92,12 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const [lastResults, setLastResults] = useState<string | null>(freshLastResults);
   /** Asks for the room now (the effect's resumeRemembered, while connected). */
   const resumeRef = useRef<((code: string) => void) | null>(null);
+  /** The finished game offered again is `code`, and the server no longer has it: no more offer. */
+  const dropLastResults = useCallback((code: string) => {
+    if (storage.lastResults()?.code !== code) return;
+    storage.setLastResults(null);
+    setLastResults(null);
+  }, []);
 
   // The snapshot as held (also in state, for rendering): broadcasts are folded into it (log-delta.ts).
   const heldRef = useRef<RoomSnapshot | null>(null);
@@ -153,10 +159,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         } else {
           forget();
           setNotice(notices.resumeFailed);
-          if (storage.lastResults()?.code === code) {
-            storage.setLastResults(null);
-            setLastResults(null);
-          }
+          dropLastResults(code);
         }
       });
     };
@@ -196,6 +199,9 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         // The host's own other tab: they ended the session themselves, nothing to tell them.
         const byMe = reason === 'deleted' && heldRef.current?.room.hostId === playerIdRef.current;
         forget();
+        // The server answers a resume of a room it no longer has with this notice (not_found), before
+        // the resume's own answer: the finished game offered again is gone too.
+        dropLastResults(roomCode);
         // 'not_found' only answers a resume (a join's refusal comes with its answer): the phone asked
         // for the room it remembered, nobody typed a code to check.
         setNotice(byMe ? null : reason === 'not_found' ? notices.resumeFailed : notices[reason]);
@@ -212,7 +218,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       clientRef.current = null;
       client.close();
     };
-  }, [factory, enter, forget]);
+  }, [factory, enter, forget, dropLastResults]);
 
   /** Creating or joining: on success the room is entered and any old notice goes. */
   const takeSeat = useCallback(
@@ -297,6 +303,11 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     const code = freshLastResults();
     setLastResults(code);
     if (code === null) return;
+    // Offline it would wait on "Getting back to your game…" with no way home: say so instead.
+    if (!onlineRef.current) {
+      setNotice(common.noConnection);
+      return;
+    }
     setNotice(null);
     codeRef.current = code;
     storage.setRoomCode(code);

@@ -52,12 +52,19 @@ export function preloadRoomScreens(): Promise<unknown> {
 
 if (typeof window !== 'undefined' && storage.roomCode()) preloadRoomScreens();
 
-const resumingScreen = (
+/** A spinner screen saying `text` (a status, read out). */
+const waitingScreen = (text: string) => (
   <main className="screen centered">
     <div className="spinner" aria-hidden="true" />
-    <p role="status">{common.resuming}</p>
+    <p role="status">{text}</p>
   </main>
 );
+const resumingScreen = waitingScreen(common.resuming);
+/**
+ * While a room screen's code loads: after Create Room it flashed "Getting back to your game…" for a
+ * game just made (the session-31 audit); the forms now start loading it when they open, so it rarely shows.
+ */
+const loadingScreen = waitingScreen(common.loadingRoom);
 
 /** Route "/": opens the realtime connection and shows landing, lobby, table or game over. */
 export default function Home() {
@@ -106,6 +113,7 @@ export function HomeView({ api }: { api: RoomApi }) {
           return api.joinRoom(code, name, chips);
         }}
         joinCode={joinCode}
+        onFormOpen={preloadRoomScreens}
         notice={api.notice}
         onDismissNotice={api.dismissNotice}
         onJoinLinkClosed={() => setParams({}, { replace: true })}
@@ -130,7 +138,7 @@ export function HomeView({ api }: { api: RoomApi }) {
         </div>
       ) : null}
       <OnlineContext.Provider value={online}>
-        <Suspense fallback={resumingScreen}>{screen}</Suspense>
+        <Suspense fallback={api.resuming ? resumingScreen : loadingScreen}>{screen}</Suspense>
       </OnlineContext.Provider>
     </>
   );

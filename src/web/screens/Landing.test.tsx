@@ -117,6 +117,18 @@ describe('Landing', () => {
     expect(onDismissNotice).toHaveBeenCalled();
   });
 
+  it("starts loading the room's screens when a form opens, so Create Room does not wait on them", async () => {
+    stubApi(null, null);
+    const onFormOpen = vi.fn();
+    await act(async () => show({ onFormOpen }));
+    expect(onFormOpen).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Start a Game' }));
+    expect(onFormOpen).toHaveBeenCalledTimes(1);
+    cleanup();
+    await act(async () => show({ onFormOpen, joinCode: 'QWE12' }));
+    expect(onFormOpen).toHaveBeenCalledTimes(2);
+  });
+
   it("offers the last game's results when a finished game was left with Back to Home, and only then", async () => {
     stubApi(null, null);
     const onOpenLastResults = vi.fn();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../../shared/links';
 import type { Ack } from '../../shared/protocol';
@@ -17,6 +17,8 @@ export interface LandingProps {
   onDismissNotice?: () => void;
   /** The join form opened from a join link was closed: the link has done its job. */
   onJoinLinkClosed?: () => void;
+  /** Start a Game or Join a Game was opened: the room's screens can start loading. */
+  onFormOpen?: () => void;
   /** A finished game this phone left with "Back to Home" (its results can be opened again). */
   lastResults?: string | null;
   onOpenLastResults?: () => void;
@@ -48,8 +50,18 @@ export function Landing({
   onJoinLinkClosed,
   lastResults = null,
   onOpenLastResults,
+  onFormOpen,
 }: LandingProps) {
-  const [open, setOpen] = useState<Open>(joinCode ? 'join' : 'none');
+  const [open, setOpenState] = useState<Open>(joinCode ? 'join' : 'none');
+  const setOpen = (next: Open) => {
+    if (next === 'create' || next === 'join') onFormOpen?.();
+    setOpenState(next);
+  };
+  // A join link opens the join form at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only.
+  useEffect(() => {
+    if (joinCode) onFormOpen?.();
+  }, []);
   const hands = useHandsDealt();
   const config = useAppConfig();
   // The landing always has a support link (SPEC section 2): the server's default, the About page's

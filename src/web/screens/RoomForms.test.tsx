@@ -130,6 +130,13 @@ describe('Join a Game form', () => {
     expect(field('Room Code').value).toBe('F2EZ8');
     type('Room Code', 'https://chipless.example/?join=K7QW3');
     expect(field('Room Code').value).toBe('K7QW3');
+    // A pasted message: its word of 5, one with a digit first.
+    type('Room Code', 'code is hf3rh');
+    expect(field('Room Code').value).toBe('HF3RH');
+    type('Room Code', 'Room code: F2EZ8, hurry');
+    expect(field('Room Code').value).toBe('F2EZ8');
+    type('Room Code', 'ABCDEF');
+    expect(field('Room Code').value).toBe('ABCDE');
   });
 
   it("asks for both the code and the name: 'Please enter both room code and your name'", () => {

@@ -13,15 +13,22 @@ import { chipsErrors, createRoom as createTexts, joinRoom as joinTexts, notices 
 
 /**
  * Upper-cases a typed or pasted room code and keeps only its letters and digits, at most 5. A pasted
- * join link (`…/?join=CODE`) gives its code. The field has no maxLength: the browser would cut a
- * pasted " F2EZ8" or "F2E-Z8" to 5 characters before this drops the space or the dash.
+ * join link (`…/?join=CODE`) gives its code, and a pasted message ("Room code: F2EZ8") its word of 5
+ * (one with a digit first, the last such). The field has no maxLength: the browser would cut a pasted
+ * " F2EZ8" or "F2E-Z8" to 5 characters before this drops the space or the dash.
  */
 export function normaliseRoomCode(text: string): string {
   const link = /[?&]join=([A-Za-z0-9]+)/.exec(text);
-  return (link?.[1] ?? text)
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '')
-    .slice(0, ROOM_CODE_LENGTH);
+  const source = (link?.[1] ?? text).toUpperCase();
+  const letters = source.replace(/[^A-Z0-9]/g, '');
+  if (letters.length > ROOM_CODE_LENGTH) {
+    const words = source.split(/[^A-Z0-9]+/).filter((w) => w.length === ROOM_CODE_LENGTH);
+    const withDigit = words.filter((w) => /\d/.test(w));
+    // Not .at(-1): older than the browser floor (browser-support.test.ts).
+    const word = withDigit[withDigit.length - 1] ?? words[words.length - 1];
+    if (word !== undefined) return word;
+  }
+  return letters.slice(0, ROOM_CODE_LENGTH);
 }
 
 /** Longer than any amount the field takes ("10,000.00" is 9): what a paste may put in it. */

@@ -50,7 +50,8 @@ export function SettingsModal({ settings, send, onClose, note, title = t.title }
     if (tooLarge !== null) return setError(t.errorInvalid(tooLarge.trim()));
     // 0, or less than a cent (0.001 is 0 cents): the engine reads that as no blind and answers
     // 'Please enter both…', which puzzles a host who typed both (the session-31 audit).
-    if (smallBlind < 1 || bigBlind < 1) return setError(t.errorMinimum);
+    const min = Math.round(BLIND_MIN_DOLLARS * 100);
+    if (smallBlind < min || bigBlind < min) return setError(t.errorMinimum);
     if (await run(() => send({ type: 'updateSettings', smallBlind, bigBlind }))) onClose();
   };
 
@@ -58,24 +59,29 @@ export function SettingsModal({ settings, send, onClose, note, title = t.title }
     <Modal title={title} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
         {note ? <p className="muted">{note}</p> : null}
+        {/* Text fields with a decimal keypad, not type="number": a number field drops a comma unseen,
+            so "0,5" typed on a phone whose decimal key is a comma saved a $5.00 blind (session 31).
+            Here it is refused as typed ('Invalid dollar amount: 0,5'). */}
         <Field
           label={t.smallBlind}
-          type="number"
           inputMode="decimal"
-          min={BLIND_MIN_DOLLARS}
-          step={0.01}
+          autoComplete="off"
           value={small}
           data-autofocus
-          onChange={(e) => setSmall(e.target.value)}
+          onChange={(e) => {
+            setSmall(e.target.value);
+            setError(null);
+          }}
         />
         <Field
           label={t.bigBlind}
-          type="number"
           inputMode="decimal"
-          min={BLIND_MIN_DOLLARS}
-          step={0.01}
+          autoComplete="off"
           value={big}
-          onChange={(e) => setBig(e.target.value)}
+          onChange={(e) => {
+            setBig(e.target.value);
+            setError(null);
+          }}
         />
         <FormSubmit error={error} pending={pending} label={t.submit} pendingLabel={t.loading} />
       </form>
