@@ -312,7 +312,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     codeRef.current = code;
     storage.setRoomCode(code);
     setResuming(true);
-    // Offline, the next connection's session resumes the remembered room.
+    // Asked now; a connection's next session asks for the remembered room again anyway.
     resumeRef.current?.(code);
   }, []);
 

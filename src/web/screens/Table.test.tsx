@@ -859,6 +859,22 @@ describe('Table: a player told what was done for them while away', () => {
     expect(told(bensTurn, later, 'ben')).toBeNull();
   });
 
+  it('an older notice is not told again when a newer one stops counting (a new hand)', () => {
+    vi.useFakeTimers();
+    const raised = actNow(threeWay(), 'RAISE', 600); // Ana
+    const undone = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
+    const bensTurn = actNow(undone, 'CALL'); // Ana calls
+    cleanup();
+    const { rerender } = render(view(bensTurn, 'ben')); // the undo was told before: on the log already
+    const folded = step(bensTurn, 'ana', { type: 'actFor', playerId: 'ben', action: 'FOLD' });
+    rerender(view(folded, 'ben'));
+    expect(notice()).toBe('The host folded for you');
+    act(() => vi.advanceTimersByTime(6_000));
+    const next = step(actNow(folded, 'FOLD'), 'ana', { type: 'newHand' });
+    rerender(view(next, 'ben'));
+    expect(notice()).toBeNull();
+  });
+
   it("the host's check for Cal is told on Cal's phone", () => {
     const calsOption = actNow(actNow(threeWay(), 'CALL'), 'CALL'); // Ana and Ben call; Cal (big blind) may check
     const checked = step(calsOption, 'ana', { type: 'actFor', playerId: 'cal', action: 'CHECK' });

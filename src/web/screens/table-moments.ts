@@ -117,7 +117,9 @@ export function useTableNotice(room: Room, me: string | null): string | null {
   const [shown, setShown] = useState<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the notice's seq, not every snapshot.
   useEffect(() => {
-    if (seq === null || last === null || seq === seen.current) return;
+    // Only one newer than any told: once a fold of an earlier hand stops counting, an older undo is
+    // the newest notice again, and was told already.
+    if (seq === null || last === null || (seen.current != null && seq <= seen.current)) return;
     seen.current = seq;
     setShown(last.text);
     const stop = setTimeout(() => setShown(null), TABLE_NOTICE_MS);
