@@ -2,7 +2,8 @@
  * One-handed use on a small phone (360×640): two players with the longest names the app takes (20
  * wide characters, told apart only by their last one). The screen must never scroll sideways, the
  * turn's buttons must be reachable (on screen, at least 44 px tall), and every name must be readable
- * where the host picks the winner.
+ * where the host picks the winner. The raise dialog is also tried on the smallest phone (320×568),
+ * with an error in it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import {
   type ChiplessServer,
   endRun,
   ensureWebBuild,
+  expectHidden,
   expectText,
   expectVisible,
   launchChromium,
@@ -20,6 +22,8 @@ import {
 import { button, enterRoom } from './screen';
 
 const SMALL_PHONE = { width: 360, height: 640 };
+const SMALLEST_PHONE = { width: 320, height: 568 };
+const NO_CONNECTION = 'No connection right now. Please try again in a moment.';
 const HOST = 'WWWWWWWWWWWWWWWWWWW1';
 const GUEST = 'WWWWWWWWWWWWWWWWWWW2';
 
@@ -92,8 +96,23 @@ describe('a small phone, the longest names', () => {
 
     // Hand 2: the guest deals and goes all-in ($49.00, capped by the host's stack); the host calls.
     await button(host.page, 'New Hand').click();
+    // On the smallest phone (320×568), a raise that fails for want of a connection says so with
+    // Confirm still on screen: the three-line 'No connection…' once pushed it 114 px below the edge.
+    await guest.page.setViewportSize(SMALLEST_PHONE);
     await button(guest.page.getByRole('region', { name: 'Your Turn' }), 'Raise').click();
     const raise = guest.page.getByRole('dialog', { name: 'Raise' });
+    await guest.context.setOffline(true);
+    await button(raise, 'Confirm Raise').click();
+    await expectText(raise.getByRole('alert'), NO_CONNECTION, 20_000);
+    for (const part of [raise.getByRole('alert'), button(raise, 'Confirm Raise')]) {
+      const box = await part.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(SMALLEST_PHONE.height);
+    }
+    await guest.context.setOffline(false);
+    await expectHidden(raise.getByRole('alert'));
+    await guest.page.setViewportSize(SMALL_PHONE);
     await button(raise, /^All-In/).click();
     await button(raise, 'Confirm Raise').click();
     await expectReachable(host.page, ['Fold', 'Call $47.00']);

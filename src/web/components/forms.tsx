@@ -6,6 +6,7 @@ import {
   useContext,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
@@ -194,10 +195,31 @@ export function caretFirst(): boolean {
   return !(typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches);
 }
 
-/** An error line, announced when it appears. */
+/**
+ * In a dialog taller than the screen, scrolls it so an error line that just appeared and what follows
+ * it in its form (the buttons) are on screen, the error's top kept in view when both do not fit. At
+ * 320×568 the raise dialog's three-line 'No connection…' pushed Confirm 114 px below the screen's
+ * bottom edge, out of sight where the tap that failed had been (the session-31 browser check).
+ */
+function showInDialog(error: HTMLElement) {
+  const sheet = error.closest('.modal');
+  if (!(sheet instanceof HTMLElement)) return;
+  const end = (error.closest('form') ?? error.parentElement ?? error).getBoundingClientRect().bottom;
+  const view = sheet.getBoundingClientRect();
+  const padding = Number.parseFloat(getComputedStyle(sheet).paddingBottom) || 0;
+  const below = end - (view.bottom - padding);
+  const by = Math.min(below, error.getBoundingClientRect().top - view.top);
+  if (by > 0) sheet.scrollTop += by;
+}
+
+/** An error line, announced when it appears, and brought on screen in a dialog (showInDialog). */
 export function FormError({ message }: { message: string | null }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useLayoutEffect(() => {
+    if (message && ref.current) showInDialog(ref.current);
+  }, [message]);
   return message ? (
-    <p className="form-error" role="alert">
+    <p ref={ref} className="form-error" role="alert">
       {message}
     </p>
   ) : null;

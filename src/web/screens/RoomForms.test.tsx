@@ -119,6 +119,27 @@ describe('Join a Game form', () => {
     expect(field('Room Code').value).toBe('ABC1D');
   });
 
+  it('keeps the caret where it was when a lower-case letter or a dash is typed mid-code', () => {
+    render(<JoinRoomModal onClose={() => {}} onJoin={async () => ok} />);
+    const code = field('Room Code');
+    code.focus();
+    type('Room Code', 'ABDE');
+    // 'c' typed between B and D: the browser's caret is after it, at 3.
+    fireEvent.change(code, { target: { value: 'ABcDE', selectionStart: 3, selectionEnd: 3 } });
+    expect(code.value).toBe('ABCDE');
+    expect([code.selectionStart, code.selectionEnd]).toEqual([3, 3]);
+    // A dash typed after A is dropped and the caret stays after A.
+    type('Room Code', 'ABDE');
+    fireEvent.change(code, { target: { value: 'A-BDE', selectionStart: 2, selectionEnd: 2 } });
+    expect(code.value).toBe('ABDE');
+    expect(code.selectionStart).toBe(1);
+    // A sixth character typed at the front is cut from the end; the caret stays after the first.
+    type('Room Code', 'BCDEF');
+    fireEvent.change(code, { target: { value: 'aBCDEF', selectionStart: 1, selectionEnd: 1 } });
+    expect(code.value).toBe('ABCDE');
+    expect(code.selectionStart).toBe(1);
+  });
+
   it('takes a pasted code with a space or a dash in it whole, and a pasted join link its code', () => {
     render(<JoinRoomModal onClose={() => {}} onJoin={async () => ok} />);
     // A browser cuts a paste to the field's maxLength before onChange sees it (" F2EZ" and a

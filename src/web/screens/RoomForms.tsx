@@ -11,6 +11,9 @@ import { centsOrNull, Field, FormSubmit, isDollarTyping, orFailed, useAction } f
 import { Modal } from '../components/Modal';
 import { chipsErrors, createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
 
+/** A code's letters and digits, upper case: what normaliseRoomCode keeps of typing. */
+const cleanCode = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
 /**
  * Upper-cases a typed or pasted room code and keeps only its letters and digits, at most 5. A pasted
  * join link (`…/?join=CODE`) gives its code, and a pasted message ("Room code: F2EZ8") its word of 5
@@ -20,7 +23,7 @@ import { chipsErrors, createRoom as createTexts, joinRoom as joinTexts, notices 
 export function normaliseRoomCode(text: string): string {
   const link = /[?&]join=([A-Za-z0-9]+)/.exec(text);
   const source = (link?.[1] ?? text).toUpperCase();
-  const letters = source.replace(/[^A-Z0-9]/g, '');
+  const letters = cleanCode(source);
   if (letters.length > ROOM_CODE_LENGTH) {
     const words = source.split(/[^A-Z0-9]+/).filter((w) => w.length === ROOM_CODE_LENGTH);
     const withDigit = words.filter((w) => /\d/.test(w));
@@ -29,6 +32,22 @@ export function normaliseRoomCode(text: string): string {
     if (word !== undefined) return word;
   }
   return letters.slice(0, ROOM_CODE_LENGTH);
+}
+
+/**
+ * Puts the cleaned code in the field before React does, with the caret after the same characters it
+ * was after. React would set the value itself and leave the caret at the end, so a lower-case letter
+ * typed in the middle of a code sent the next keystroke to the end (the session-31 browser check).
+ * A pasted link or message gives its code with the caret at the end, as before.
+ */
+function showCodeKeepingCaret(input: HTMLInputElement, next: string) {
+  const typed = input.value;
+  const caret = input.selectionStart;
+  if (typed === next) return;
+  input.value = next;
+  if (caret === null || cleanCode(typed).slice(0, ROOM_CODE_LENGTH) !== next) return;
+  const at = Math.min(next.length, cleanCode(typed.slice(0, caret)).length);
+  input.setSelectionRange(at, at);
 }
 
 /** Longer than any amount the field takes ("10,000.00" is 9): what a paste may put in it. */
@@ -180,7 +199,11 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
           autoComplete="off"
           spellCheck={false}
           placeholder={t.codePlaceholder}
-          onChange={(e) => setCode(normaliseRoomCode(e.target.value))}
+          onChange={(e) => {
+            const next = normaliseRoomCode(e.target.value);
+            showCodeKeepingCaret(e.target, next);
+            setCode(next);
+          }}
         />
         <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName={code !== ''} />
         <FormSubmit
