@@ -745,6 +745,12 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
         ds.map((d) => d.getAttribute('aria-labelledby') && d.querySelector('h2')?.textContent),
       );
     expect(opened, 'dialogs the second tap opened on the landing').toEqual([]);
+    // Her results are hers once the host ends the game; until then the home screen says so.
+    await tap(button(cat.page, "Last Game's Results"));
+    await expectContains(cat.page.getByRole('status'), [
+      'This game is still going. Its results will be here once the host ends it.',
+    ]);
+    await expectVisible(button(cat.page, "Last Game's Results"));
   });
 
   it('to the showdown; a triple tap on "Award Pot" awards the pot once', async () => {
@@ -846,6 +852,23 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
     await pause(500);
     await expectText(ann.page.getByRole('heading', { level: 1 }), "Bob Left em' all Chipless!");
     await shot(ann.page, 'tipsy-06-game-over');
+    // Cat, who left during the game, opens its results from her home screen: she is named in them.
+    await tap(button(cat.page, "Last Game's Results"));
+    await expectText(cat.page.getByRole('heading', { level: 1 }), "Bob Left em' all Chipless!");
+    const catRows = cat.page.getByRole('region', { name: 'Rankings' }).getByRole('listitem');
+    await expectContains(catRows.filter({ hasText: 'Cat' }), [
+      '(You)',
+      'Left',
+      'Final chips $46.00',
+      '-$4.00',
+    ]);
+    await expectText(
+      cat.page.getByRole('region', { name: 'Settlements' }).getByRole('listitem').filter({ hasText: 'Cat' }),
+      'Cat owes Bob $4.00',
+    );
+    await tap(button(cat.page, 'Back to Home'));
+    await tap(button(dialog(cat.page, 'Leave the results?'), 'Back to Home'));
+    await expectVisible(button(cat.page, "Last Game's Results"));
   });
 });
 

@@ -289,7 +289,9 @@ describe("the host's undo", () => {
     await shot(ann.page, 'undo-05-hand-over', true);
     await button(ask, 'Make Cat the host').click();
     // The role moved: Cat's phone has the host's controls, and Ann is asked what every player is asked.
-    await expectContains(ask, ['Your chips at this moment stay in the final results.']);
+    await expectContains(ask, [
+      'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',
+    ]);
     for (const p of phones) await expectContains(seat(p.page, 'Cat'), ['Host']);
     await expectVisible(hostControls(cat.page));
     expect(await hostControls(ann.page).count()).toBe(0);

@@ -15,6 +15,7 @@ export {
   createRoom,
   entryError,
   isInRoom,
+  leftDuringGame,
   MAX_STARTING_CHIPS,
   MIN_STARTING_CHIPS,
   seatOrder,

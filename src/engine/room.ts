@@ -165,6 +165,15 @@ export function isInRoom(room: Room, playerId: string): boolean {
   return playerById(room.players, playerId) !== undefined;
 }
 
+/**
+ * Whether `playerId` left or was removed while the game was on: they have a ledger entry, and the
+ * settlement names them. Such a player may see the results once the game has ended (the server's
+ * resume), though they are no longer in the room.
+ */
+export function leftDuringGame(room: Room, playerId: string): boolean {
+  return room.ledger.some((entry) => entry.id === playerId);
+}
+
 /** Approved players sorted by joinedAt: the clockwise seat order. */
 export function seatOrder(players: Record<string, Player>): Player[] {
   const out: Player[] = [];

@@ -25,6 +25,10 @@ export interface ViewData {
   players: string[];
   /** The seq its next logged event will get (a presence change's logFrom). */
   nextEventSeq: number;
+  /** Whether its game has ended (status ENDED). */
+  ended: boolean;
+  /** The ids of the players who left or were removed during its game (its ledger's), when asked for whole. */
+  departed?: string[];
   /** When asked for whole: the room's JSON, and its JSON with an empty log. */
   json?: { whole: string; none: string };
 }

@@ -73,8 +73,12 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
     version: record.version,
     players: Object.keys(room.players),
     nextEventSeq: room.nextEventSeq,
+    ended: room.status === 'ENDED',
   };
-  if (whole) view.json = { whole: roomJson(room), none: roomJson({ ...room, log: [] }) };
+  if (whole) {
+    view.json = { whole: roomJson(room), none: roomJson({ ...room, log: [] }) };
+    view.departed = room.ledger.map((entry) => entry.id);
+  }
   return view;
 }
 

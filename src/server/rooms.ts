@@ -14,7 +14,7 @@
  * run in the room's queue in the order of its commits.
  */
 import type { Command } from '../engine';
-import { isInRoom } from '../engine';
+import { isInRoom, leftDuringGame } from '../engine';
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import type { Broadcaster } from './broadcaster';
@@ -28,6 +28,13 @@ export interface RoomView {
   readonly version: number;
   /** Whether `playerId` is in the room (the engine's own-key rule, isInRoom). */
   has(playerId: string): boolean;
+  /** Whether the game has ended (status ENDED): nothing in the room changes any more. */
+  readonly ended: boolean;
+  /**
+   * Whether `playerId` left or was removed during the game (the engine's leftDuringGame): not in the
+   * room, but named by its results, which they may see once it has ended.
+   */
+  departed(playerId: string): boolean;
 }
 
 /** A snapshot on its way to a phone: an object, or its JSON already made (thread-rooms.ts). */
@@ -103,6 +110,12 @@ class RecordView implements RoomView {
   }
   has(playerId: string): boolean {
     return isInRoom(this.record.room, playerId);
+  }
+  get ended(): boolean {
+    return this.record.room.status === 'ENDED';
+  }
+  departed(playerId: string): boolean {
+    return leftDuringGame(this.record.room, playerId);
   }
 }
 

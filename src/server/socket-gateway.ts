@@ -15,6 +15,7 @@ import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
 import {
   type Ack,
   type ClientToServerEvents,
+  GAME_STILL_GOING,
   INVALID_REQUEST,
   type ServerToClientEvents,
   TOO_MANY_REQUESTS,
@@ -116,16 +117,27 @@ export function attachGateway(deps: GatewayDeps): () => void {
   /**
    * Subscribes the socket to a room it is a member of and returns the snapshot; when that made the
    * player present, everyone else in the room gets the new snapshot too. Inside the room's queue.
+   *
+   * A player who left or was removed during the game gets its results once it has ended ("Last
+   * Game's Results" on their home screen), unsubscribed and unseen (an ended game changes no more),
+   * and GAME_STILL_GOING until then, without a 'gone' notice: the room is not gone for them yet.
+   * Neither is charged as a failed lookup: the ledger names them.
    */
   const subscribe = (socket: ChiplessSocket, roomCode: string): Promise<Ack<OutgoingSnapshot>> =>
     rooms.runExclusive(roomCode, async () => {
       const playerId = socket.data.playerId;
       let view = await rooms.load(roomCode, { whole: true });
+      const departed = view !== null && !view.has(playerId) && view.departed(playerId);
       // Refused without a 'gone' notice: its reason would answer the question too.
-      if (!view?.has(playerId) && !takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
+      if (!view?.has(playerId) && !departed && !takeMiss(socket))
+        return { ok: false, error: TOO_MANY_REQUESTS };
       if (!view) {
         socket.emit('gone', { roomCode, reason: 'not_found' });
         return { ok: false, error: ROOM_NOT_FOUND };
+      }
+      if (departed) {
+        if (!view.ended) return { ok: false, error: GAME_STILL_GOING };
+        return { ok: true, data: await rooms.snapshotOf(view, 'whole') };
       }
       if (!view.has(playerId)) {
         socket.emit('gone', { roomCode, reason: 'removed' });

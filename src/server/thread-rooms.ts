@@ -189,6 +189,14 @@ class ThreadView implements RoomView {
   has(playerId: string): boolean {
     return this.data.players.includes(playerId);
   }
+  get ended(): boolean {
+    return this.data.ended;
+  }
+  departed(playerId: string): boolean {
+    const departed = this.data.departed;
+    if (departed === undefined) throw new TypeError('threadRooms: departed asked of a view not loaded whole');
+    return departed.includes(playerId);
+  }
 }
 
 const viewOf = (data: ViewData | null) => (data ? new ThreadView(data) : null);

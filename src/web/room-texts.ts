@@ -132,7 +132,8 @@ export const table = {
   hostControls: 'Host controls',
   leaveLabel: 'Leave game',
   leaveTitle: 'Leave this game?',
-  leaveText: 'Your chips at this moment stay in the final results.',
+  leaveText:
+    'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',
   leaveConfirm: 'Leave Game',
   /** Sitting out (ours; the engine's sitOut): offered where a player would leave, or be removed. */
   leaveOrSitOut:

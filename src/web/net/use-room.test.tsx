@@ -1,8 +1,15 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logDelta } from '../../shared/log-delta';
-import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG, TOO_MANY_REQUESTS } from '../../shared/protocol';
+import {
+  type Ack,
+  GAME_STILL_GOING,
+  type RoomSnapshot,
+  SOMETHING_WENT_WRONG,
+  TOO_MANY_REQUESTS,
+} from '../../shared/protocol';
 import { actNow, lobby, snapshot, step } from '../test/rooms';
+import { notices } from '../texts';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
 import { LAST_RESULTS_MS, RESUME_RETRY_MS, RESUME_SERVER_RETRIES, useRoom } from './use-room';
@@ -321,6 +328,87 @@ describe('useRoom', () => {
         JSON.stringify({ code: 'NEWER', at: Date.now() - 60_000 }),
       );
       expect(renderHook(() => useRoom(factory)).result.current.lastResults).toBe('NEWER');
+    });
+  });
+
+  describe('the results of a game this player left, or was removed from, while it was on', () => {
+    const atTable = snapshot(lobby(['Ana', 'Ben', 'Cal', 'Dee'], { pending: ['Dee'] }));
+    const playing = snapshot(step(atTable.room, 'ana', { type: 'startGame' }));
+    const benLeft = step(playing.room, 'ben', { type: 'leave' });
+    // Ben's results, as the server's resume gives them to him: he is in the ledger, not the room.
+    const over = snapshot(step(benLeft, 'ana', { type: 'endGame' }));
+
+    /** Ben (or `who`) at the table of room ABCDE, Ana hosting, Cal seated, Dee waiting for approval; online. */
+    async function atTheTable(who = 'ben') {
+      localStorage.setItem('chipless.roomCode', 'ABCDE');
+      const fake = fakeClient({ ok: true, data: playing });
+      const hook = renderHook(() => useRoom(fake.factory));
+      await act(async () => {
+        fake.emit().connection(true);
+        fake.emit().session({ playerId: who, token: 't' });
+      });
+      expect(hook.result.current.snapshot?.room.status).toBe('PLAYING');
+      return { ...fake, ...hook };
+    }
+
+    it('are offered once he leaves; before the end the server says the game is still going, the offer kept', async () => {
+      const { result, client } = await atTheTable();
+      await act(async () => {
+        await result.current.leave();
+      });
+      expect(client.command).toHaveBeenLastCalledWith('ABCDE', { type: 'leave' });
+      expect(result.current.snapshot).toBeNull();
+      expect(result.current.lastResults).toBe('ABCDE');
+      client.resume.mockResolvedValueOnce({ ok: false, error: GAME_STILL_GOING });
+      await act(async () => result.current.openLastResults());
+      expect(result.current.notice).toBe(GAME_STILL_GOING);
+      expect([result.current.snapshot, result.current.resuming]).toEqual([null, false]);
+      expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+      expect(result.current.lastResults).toBe('ABCDE');
+
+      // The host ended it: the results, and back home from them sends nothing (he is not in the room).
+      client.resume.mockResolvedValueOnce({ ok: true, data: over });
+      await act(async () => result.current.openLastResults());
+      expect(result.current.snapshot).toBe(over);
+      expect(result.current.notice).toBeNull();
+      client.command.mockClear();
+      act(() => result.current.goHome());
+      expect(client.command).not.toHaveBeenCalled();
+      expect(result.current.lastResults).toBe('ABCDE');
+    });
+
+    it('are offered when the host removes him, or he left from another tab, or left offline', async () => {
+      for (const reason of ['removed', 'left'] as const) {
+        const { result, emit, unmount } = await atTheTable();
+        act(() => emit().gone({ roomCode: 'ABCDE', reason }));
+        expect(result.current.snapshot).toBeNull();
+        expect(result.current.lastResults).toBe('ABCDE');
+        unmount();
+        localStorage.clear();
+      }
+      const { result, emit, client } = await atTheTable();
+      act(() => emit().connection(false));
+      await act(async () => {
+        await result.current.leave();
+      });
+      expect(client.command).not.toHaveBeenCalled();
+      expect(result.current.notice).toBe(notices.leftOffline);
+      expect(result.current.lastResults).toBe('ABCDE');
+    });
+
+    it('are not offered to a player the host denied while waiting (no results of theirs), nor after a refused leave', async () => {
+      const dee = await atTheTable('dee');
+      act(() => dee.emit().gone({ roomCode: 'ABCDE', reason: 'removed' }));
+      expect(dee.result.current.lastResults).toBeNull();
+      dee.unmount();
+      localStorage.clear();
+      const ben = await atTheTable();
+      ben.client.command.mockResolvedValueOnce({ ok: false, error: 'Room not found' });
+      await act(async () => {
+        await ben.result.current.leave();
+      });
+      expect(ben.result.current.snapshot).toBeNull();
+      expect(ben.result.current.lastResults).toBeNull();
     });
   });
 

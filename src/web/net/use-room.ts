@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Command } from '../../engine/types';
+import { isInRoom } from '../../engine';
+import type { Command, Room } from '../../engine/types';
 import { mergeSnapshot } from '../../shared/log-delta';
-import { type Ack, type RoomSnapshot, SOMETHING_WENT_WRONG, TOO_MANY_REQUESTS } from '../../shared/protocol';
+import {
+  type Ack,
+  GAME_STILL_GOING,
+  type RoomSnapshot,
+  SOMETHING_WENT_WRONG,
+  TOO_MANY_REQUESTS,
+} from '../../shared/protocol';
 import { common, notices } from '../texts';
 import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
 import { storage } from './storage';
@@ -29,8 +36,9 @@ export interface RoomApi {
    */
   goHome(): void;
   /**
-   * The room code of the finished game this phone left with "Back to Home", while the server may
-   * still keep it (LAST_RESULTS_MS), or null.
+   * The room code of the last game this phone left, while the server may still keep it
+   * (LAST_RESULTS_MS), or null: a finished game left with "Back to Home", or a game its player left,
+   * or was removed from, while it was on (its results are theirs once the host ends it).
    */
   lastResults: string | null;
   /** Opens that game's results again: resumes the ended room, as a reload would have. */
@@ -52,6 +60,17 @@ export const LAST_RESULTS_MS = 12 * 60 * 60 * 1000;
 function freshLastResults(): string | null {
   const last = storage.lastResults();
   return last !== null && Date.now() - last.at < LAST_RESULTS_MS ? last.code : null;
+}
+
+/**
+ * Whether `me` is seated in `code`'s game while it is on, as `room` (the held snapshot's) shows it:
+ * leaving or removed then, the engine keeps them in its results (a ledger entry), which the server
+ * shows them once the game has ended. A player still waiting for approval gets no entry, and a lobby
+ * has no results.
+ */
+function seatedInGame(room: Room | undefined, me: string | null, code: string): boolean {
+  if (!room || room.roomCode !== code || room.status !== 'PLAYING' || me === null) return false;
+  return isInRoom(room, me) && room.players[me]?.isApproved === true;
 }
 
 /** How long to wait before asking again for a remembered room whose resume timed out. */
@@ -97,6 +116,11 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     if (storage.lastResults()?.code !== code) return;
     storage.setLastResults(null);
     setLastResults(null);
+  }, []);
+  /** Offers `code`'s results on the home screen from now on (LAST_RESULTS_MS). */
+  const keepLastResults = useCallback((code: string) => {
+    storage.setLastResults({ code, at: Date.now() });
+    setLastResults(code);
   }, []);
 
   // The snapshot as held (also in state, for rendering): broadcasts are folded into it (log-delta.ts).
@@ -156,6 +180,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
           (serverHiccup && serverFailures <= RESUME_SERVER_RETRIES)
         ) {
           retry = setTimeout(() => resumeRemembered(code), RESUME_RETRY_MS);
+        } else if (res.error === GAME_STILL_GOING) {
+          // The results of a game this player left, asked for before the host ended it: still offered.
+          forget();
+          setNotice(GAME_STILL_GOING);
         } else {
           forget();
           setNotice(notices.resumeFailed);
@@ -198,10 +226,15 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         if (roomCode !== codeRef.current) return;
         // The host's own other tab: they ended the session themselves, nothing to tell them.
         const byMe = reason === 'deleted' && heldRef.current?.room.hostId === playerIdRef.current;
+        // Removed from the table (or left from another tab) during the game: its results stay theirs.
+        const keep =
+          (reason === 'removed' || reason === 'left') &&
+          seatedInGame(heldRef.current?.room, playerIdRef.current, roomCode);
         forget();
         // The server answers a resume of a room it no longer has with this notice (not_found), before
         // the resume's own answer: the finished game offered again is gone too.
-        dropLastResults(roomCode);
+        if (keep) keepLastResults(roomCode);
+        else dropLastResults(roomCode);
         // 'not_found' only answers a resume (a join's refusal comes with its answer): the phone asked
         // for the room it remembered, nobody typed a code to check.
         setNotice(byMe ? null : reason === 'not_found' ? notices.resumeFailed : notices[reason]);
@@ -218,7 +251,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       clientRef.current = null;
       client.close();
     };
-  }, [factory, enter, forget, dropLastResults]);
+  }, [factory, enter, forget, dropLastResults, keepLastResults]);
 
   /** Creating or joining: on success the room is entered and any old notice goes. */
   const takeSeat = useCallback(
@@ -263,9 +296,11 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     // No connection ("Reconnecting…" on screen): home at once, the leave sent once the phone is back
     // online, rather than ten seconds of "Leaving..." and an error (the spec: a failed leave never
     // blocks the user).
+    const playing = seatedInGame(heldRef.current?.room, playerIdRef.current, code);
     const owe = () => {
       owedLeaveRef.current = code;
       storage.setOwedLeave(code);
+      if (playing) keepLastResults(code);
       forget();
       setNotice(notices.leftOffline);
       return { ok: true, data: null } as const;
@@ -279,25 +314,29 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     leavingRef.current = null;
     // The connection dropped on the way: the same, the leave owed.
     if (!res.ok && res.error === NO_CONNECTION_ERROR) return owe();
-    // Any other answer means we are out (a room that no longer exists included).
+    // Any other answer means we are out (a room that no longer exists included). Left during the game
+    // (the host's leave ends it): its results are on the home screen, now or once the host ends it.
+    if (playing && res.ok) keepLastResults(code);
     forget();
     return { ok: true, data: null } as const;
-  }, [forget]);
+  }, [forget, keepLastResults]);
 
   const goHome = useCallback(() => {
     const client = clientRef.current;
     const code = codeRef.current;
-    const ended = heldRef.current?.room.status === 'ENDED';
+    const held = heldRef.current?.room;
+    const ended = held?.status === 'ENDED';
+    // A player who left during the game sees its results unsubscribed (the server's resume): there
+    // is nothing to stop watching, and a leave from a non-member would cost the phone's IP a lookup.
+    const me = playerIdRef.current;
+    const outside = held !== undefined && me !== null && !isInRoom(held, me);
     forget();
-    if (code && ended) {
-      storage.setLastResults({ code, at: Date.now() });
-      setLastResults(code);
-    }
+    if (code && ended) keepLastResults(code);
     // Kept watching, a phone left open on the home screen would show its player online in the old room
     // and keep the finished room from idle cleanup. Its answer changes nothing here; offline, the
     // server forgets the phone with its connection anyway.
-    if (client && code) void client.command(code, { type: 'leave' });
-  }, [forget]);
+    if (client && code && !outside) void client.command(code, { type: 'leave' });
+  }, [forget, keepLastResults]);
 
   const openLastResults = useCallback(() => {
     const code = freshLastResults();

@@ -44,7 +44,9 @@ describe('the host leaving: hand over the host role first', () => {
     expect(send.mock.calls).toEqual([[{ type: 'makeHost', playerId: 'cal' }]]);
     // The role has moved: the same place now asks what every player's leave button asks.
     update(step(room, 'ana', { type: 'makeHost', playerId: 'cal' }));
-    expect(dialog().textContent).toContain('Your chips at this moment stay in the final results.');
+    expect(dialog().textContent).toContain(
+      'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',
+    );
     expect(within(dialog()).queryByRole('radio')).toBeNull();
     await act(async () => fireEvent.click(within(dialog()).getByRole('button', { name: 'Leave Game' })));
     expect(onLeave).toHaveBeenCalledTimes(1);
@@ -108,7 +110,9 @@ describe('the host leaving: hand over the host role first', () => {
   it("a player's leave button still asks the plain leave question", () => {
     show(started(['Ana', 'Ben', 'Cal']), 'ben');
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
-    expect(dialog().textContent).toContain('Your chips at this moment stay in the final results.');
+    expect(dialog().textContent).toContain(
+      'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',
+    );
     expect(within(dialog()).queryByRole('radio')).toBeNull();
   });
 });

@@ -32,7 +32,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
     const dialog = screen.getByRole('dialog', { name: 'Leave this game?' });
     expect(dialog.textContent).toContain(
-      'Your chips at this moment stay in the final results. Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',
+      'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game. Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',
     );
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Sit Out Instead' })));
     expect(send).toHaveBeenCalledTimes(1);
