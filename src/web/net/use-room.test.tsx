@@ -396,6 +396,20 @@ describe('useRoom', () => {
       expect(result.current.lastResults).toBe('ABCDE');
     });
 
+    it("a phone that slept through its removal is told 'You were removed from the game.' on its resume, and offered the results", async () => {
+      localStorage.setItem('chipless.roomCode', 'ABCDE');
+      const { factory, emit } = fakeClient({ ok: false, error: GAME_STILL_GOING });
+      const { result } = renderHook(() => useRoom(factory));
+      await act(async () => {
+        emit().connection(true);
+        emit().session({ playerId: 'ben', token: 't' });
+      });
+      expect(result.current.snapshot).toBeNull();
+      expect(result.current.notice).toBe(notices.removed);
+      expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+      expect(result.current.lastResults).toBe('ABCDE');
+    });
+
     it('are not offered to a player the host denied while waiting (no results of theirs), nor after a refused leave', async () => {
       const dee = await atTheTable('dee');
       act(() => dee.emit().gone({ roomCode: 'ABCDE', reason: 'removed' }));

@@ -111,6 +111,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const [lastResults, setLastResults] = useState<string | null>(freshLastResults);
   /** Asks for the room now (the effect's resumeRemembered, while connected). */
   const resumeRef = useRef<((code: string) => void) | null>(null);
+  /** The room whose results "Last Game's Results" last asked for (openLastResults). */
+  const openingResultsRef = useRef<string | null>(null);
   /** The finished game offered again is `code`, and the server no longer has it: no more offer. */
   const dropLastResults = useCallback((code: string) => {
     if (storage.lastResults()?.code !== code) return;
@@ -181,9 +183,13 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         ) {
           retry = setTimeout(() => resumeRemembered(code), RESUME_RETRY_MS);
         } else if (res.error === GAME_STILL_GOING) {
-          // The results of a game this player left, asked for before the host ended it: still offered.
+          // A game this player left, or was removed from, that is still on. Asked for its results
+          // ("Last Game's Results"): not yet. Asked for the seat (a phone that slept through its
+          // removal, or a leave from another tab, whose 'gone' it never heard): the seat is gone, as
+          // 'You were removed…' said before such a player got results; they are offered from now on.
           forget();
-          setNotice(GAME_STILL_GOING);
+          setNotice(openingResultsRef.current === code ? GAME_STILL_GOING : notices.removed);
+          keepLastResults(code);
         } else {
           forget();
           setNotice(notices.resumeFailed);
@@ -261,6 +267,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       const res = await request(client);
       if (res.ok) {
         setNotice(null);
+        openingResultsRef.current = null;
         enter(res.data);
       }
       return res;
@@ -348,6 +355,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       return;
     }
     setNotice(null);
+    openingResultsRef.current = code;
     codeRef.current = code;
     storage.setRoomCode(code);
     setResuming(true);
