@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
+import { leftDuringGame } from './index';
 import { settle } from './settlement';
 import {
   deepFreeze,
+  lobby,
   play,
   player,
   potsOf,
@@ -376,5 +378,25 @@ describe('auto end counts seated players (regression, session 26 audit)', () => 
     // p2 never approved: one seated player.
     expect(r.status).toBe('ENDED');
     expect(r.gameState.endedBy).toBe('auto');
+  });
+});
+
+describe("leftDuringGame: who may see the results without a seat (the server's resume)", () => {
+  it('a player who left or was removed during the game, not one who left the lobby, was denied, or is seated', () => {
+    let room = run(lobby([10_000, 10_000, 10_000, 10_000]), 'p3', { type: 'leave' });
+    expect(leftDuringGame(room, 'p3')).toBe(false);
+    room = run(room, 'p0', { type: 'startGame' });
+    room = run(room, 'p4', { type: 'join', name: 'P4', startingChips: 10_000 });
+    room = run(room, 'p0', { type: 'remove', playerId: 'p4' });
+    room = run(room, 'p1', { type: 'leave' });
+    room = run(room, 'p0', { type: 'remove', playerId: 'p2' });
+    expect(['p0', 'p1', 'p2', 'p3', 'p4', 'constructor'].map((id) => leftDuringGame(room, id))).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
