@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callAmount, raiseError, raiseLimits } from './betting';
+import { callAmount, facingOf, raiseError, raiseLimits } from './betting';
 import { play, player, potsOf, refuse, run, runWithEvents, started } from './test-helpers';
 
 const even3 = () => started([10_000, 10_000, 10_000]); // p0 D, p1 SB, p2 BB; p0 first
@@ -293,5 +293,62 @@ describe('raiseError', () => {
     const short = { ...limits, stack: 300, max: 300 };
     expect(raiseError(short, 300)).toBeNull();
     expect(raiseError(short, 299)).toBe('Minimum raise is $2.00. Total bet must be at least $4.00');
+  });
+});
+
+describe("an action sent with what the player's screen showed (Facing)", () => {
+  // The session-32 audit: $20 each, blinds $1/$2. Checked round to the flop; P1 is first to act there.
+  const flop = () =>
+    run(play(started([2_000, 2_000, 2_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']), 'p0', {
+      type: 'advanceStage',
+    });
+
+  it('a Check tapped offline, arriving after the host checked for P1 and P2 bet $5, is refused: not a call', () => {
+    const seen = facingOf(flop(), 'p1');
+    expect(seen).toEqual({ handNumber: 1, stage: 'FLOP', toCall: 0 });
+    const later = play(
+      run(flop(), 'p0', { type: 'actFor', playerId: 'p1', action: 'CHECK' }),
+      ['p2', 'RAISE', 500],
+      ['p0', 'CALL'],
+    );
+    expect(later.gameState.currentTurnPlayerId).toBe('p1');
+    expect(refuse(later, 'p1', { type: 'act', action: 'CALL', facing: seen })).toBe(
+      'The table changed before your action arrived. Nothing was done.',
+    );
+    // A stale fold, raise or all-in the same; what P1 faces now is taken, and so is an action without it.
+    for (const command of [
+      { type: 'act', action: 'FOLD', facing: seen },
+      { type: 'act', action: 'RAISE', amount: 1_000, facing: seen },
+      { type: 'act', action: 'ALL_IN', facing: seen },
+    ] as const)
+      expect(refuse(later, 'p1', command)).toBe(
+        'The table changed before your action arrived. Nothing was done.',
+      );
+    const now = facingOf(later, 'p1');
+    expect(now).toEqual({ handNumber: 1, stage: 'FLOP', toCall: 500 });
+    expect(player(run(later, 'p1', { type: 'act', action: 'CALL', facing: now }), 'p1').stack).toBe(1_300);
+    expect(player(run(later, 'p1', { type: 'act', action: 'CALL' }), 'p1').stack).toBe(1_300);
+  });
+
+  it('another hand or another stage is refused even when the call is the same', () => {
+    const room = flop();
+    const seen = facingOf(room, 'p1');
+    for (const facing of [
+      { ...seen, handNumber: 2 },
+      { ...seen, stage: 'PRE_FLOP' as const },
+      { ...seen, toCall: 1 },
+    ])
+      expect(refuse(room, 'p1', { type: 'act', action: 'CALL', facing })).toBe(
+        'The table changed before your action arrived. Nothing was done.',
+      );
+    // Not their turn is still said first.
+    expect(refuse(room, 'p2', { type: 'act', action: 'CALL', facing: facingOf(room, 'p2') })).toBe(
+      'It is not your turn',
+    );
+    // A call of more than the stack is an all-in: toCall is what calling costs, the stack.
+    const short = play(started([2_000, 300, 2_000]), ['p0', 'RAISE', 1_000]);
+    expect(facingOf(short, 'p1')).toEqual({ handNumber: 1, stage: 'PRE_FLOP', toCall: 200 });
+    const called = run(short, 'p1', { type: 'act', action: 'CALL', facing: facingOf(short, 'p1') });
+    expect([player(called, 'p1').stack, player(called, 'p1').isAllIn]).toEqual([0, true]);
   });
 });

@@ -7,7 +7,16 @@ import { MSG, maxEffectiveBet, minimumRaise, notEnoughChips } from './messages';
 import { potTotal } from './pots';
 import { seatIds } from './room';
 import { canAct, inHand, needsToAct, nextSeat } from './seats';
-import type { ActionType, AutoAdvancedReason, GameState, Player, RaiseLimits, Room, Settings } from './types';
+import type {
+  ActionType,
+  AutoAdvancedReason,
+  Facing,
+  GameState,
+  Player,
+  RaiseLimits,
+  Room,
+  Settings,
+} from './types';
 
 /** The highest current-round bet among players still in the hand (folded bets do not count). */
 export function highestBet(players: Record<string, Player>): number {
@@ -80,6 +89,12 @@ export function callAmount(room: Room, playerId: string): number {
   return Math.max(0, Math.min(highestBet(room.players) - me.currentRoundBet, me.stack));
 }
 
+/** What `playerId`'s screen shows them facing now: sent with their action (types.ts Facing). */
+export function facingOf(room: Room, playerId: string): Facing {
+  const gs = room.gameState;
+  return { handNumber: gs.handNumber, stage: gs.stage, toCall: callAmount(room, playerId) };
+}
+
 /**
  * Why a RAISE to the total bet `amount` would be refused, in the spec's words (SPEC section 8), or
  * null when it is legal. Checked in this order: not a whole number of cents; more than bet + stack;
@@ -121,15 +136,30 @@ function actError(d: Draft, actorId: string): string | null {
   return null;
 }
 
+/** Whether the table is still what `facing` says the player saw: the hand, the stage, the call. */
+function stillFacing(d: Draft, actorId: string, facing: Facing): boolean {
+  const p = d.players[actorId] as Player;
+  // callAmount's, on the draft.
+  const toCall = Math.max(0, Math.min(highestBet(d.players) - p.currentRoundBet, p.stack));
+  return facing.handNumber === d.gs.handNumber && facing.stage === d.gs.stage && facing.toCall === toCall;
+}
+
 /**
  * act: FOLD, CALL (a check when nothing is owed; all-in when the stack is short), RAISE (amount is
  * the total bet; a raise of exactly bet + stack is an all-in and always accepted) or ALL_IN.
  * A bet above the highest reopens the action for everyone else who can still act and records the
  * increase as lastRaiseAmount. Moving the turn on is the caller's job (see hand.ts `progress`).
  */
-export function act(d: Draft, actorId: string, action: ActionType, amount: number | undefined): Outcome {
+export function act(
+  d: Draft,
+  actorId: string,
+  action: ActionType,
+  amount: number | undefined,
+  facing?: Facing,
+): Outcome {
   const error = actError(d, actorId);
   if (error !== null) return error;
+  if (facing !== undefined && !stillFacing(d, actorId, facing)) return MSG.actMovedOn;
   const p = edit(d, actorId);
   const highest = highestBet(d.players);
   let target: number; // the player's round bet after the action

@@ -34,7 +34,7 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
     case 'startGame':
       return startGame(d, actorId);
     case 'act': {
-      const error = act(d, actorId, command.action, command.amount);
+      const error = act(d, actorId, command.action, command.amount, command.facing);
       if (error === null) progress(d, (d.players[actorId] as Player).joinedAt);
       return error;
     }

@@ -4,7 +4,7 @@
  * Module map and rule readings: README.md beside this file.
  */
 
-export { callAmount, highestBet, raiseError, raiseLimits } from './betting';
+export { callAmount, facingOf, highestBet, raiseError, raiseLimits } from './betting';
 export { applyCommand } from './commands';
 export { betweenHands } from './hand';
 export { HOST_AWAY_MS } from './host';

@@ -51,6 +51,8 @@ export const MSG = {
   // The host checking or folding for an away player (the engine's own; the spec has no such power)
   onlyHostActFor: 'Only the host can check or fold for another player',
   actForMovedOn: 'The table has moved on since. Nothing was done.',
+  /** A player's action whose `facing` is not the table's any more (types.ts Facing; ours). */
+  actMovedOn: 'The table changed before your action arrived. Nothing was done.',
 
   // Stages
   cannotAdvance: 'The betting round is not complete yet',

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { raiseLimits } from './betting';
+import { facingOf, raiseLimits } from './betting';
 import { applyCommand } from './commands';
 import { HOST_AWAY_MS } from './host';
 import { checkPots, checkSettlement, checkTransition } from './reference-model';
@@ -15,7 +15,19 @@ import type { ActionType, Command, CommandResult, Room } from './types';
 
 /** One random intent; interpreted against the current room so most of them are meaningful. */
 type Intent =
-  | { kind: 'act'; who: 'turn' | number; action: ActionType; frac: number; raw: number; legal: boolean }
+  /**
+   * `facing`: 0–1 none, 2 what the actor faces now (the web app's), 3 a stale one (another hand, stage
+   * or call amount, by `frac`).
+   */
+  | {
+      kind: 'act';
+      who: 'turn' | number;
+      action: ActionType;
+      frac: number;
+      raw: number;
+      legal: boolean;
+      facing: number;
+    }
   | { kind: 'advance'; who: 'host' | number }
   | { kind: 'declare'; pick: number; byPot: boolean; bogus: boolean }
   | { kind: 'newHand'; who: 'host' | number }
@@ -50,6 +62,7 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       frac: fc.double({ min: 0, max: 1, noNaN: true }),
       raw: fc.integer({ min: -100, max: 200_000 }),
       legal: fc.boolean(),
+      facing: fc.nat(3),
     }),
   },
   {
@@ -196,7 +209,14 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
     case 'act': {
       const actor =
         it.who === 'turn' ? (room.gameState.currentTurnPlayerId ?? pickId(room, 0)) : pickId(room, it.who);
-      if (it.action !== 'RAISE') return { actor, command: { type: 'act', action: it.action } };
+      const seen = facingOf(room, actor);
+      const stale = [
+        { ...seen, handNumber: seen.handNumber + 1 },
+        { ...seen, stage: seen.stage === 'FLOP' ? ('TURN' as const) : ('FLOP' as const) },
+        { ...seen, toCall: seen.toCall + 1 + Math.floor(it.frac * 500) },
+      ][Math.min(2, Math.floor(it.frac * 3))];
+      const facing = it.facing === 2 ? { facing: seen } : it.facing === 3 ? { facing: stale } : {};
+      if (it.action !== 'RAISE') return { actor, command: { type: 'act', action: it.action, ...facing } };
       const limits = raiseLimits(room, actor);
       let amount = it.raw;
       if (it.legal && limits !== null && limits.min <= limits.max)
@@ -204,7 +224,7 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       // Below the minimum, the capped maximum (what the deepest opponent can call; betting.ts
       // raiseError), or a cent either side of it.
       else if (it.legal && limits !== null) amount = limits.max + (Math.floor(it.frac * 3) - 1);
-      return { actor, command: { type: 'act', action: 'RAISE', amount } };
+      return { actor, command: { type: 'act', action: 'RAISE', amount, ...facing } };
     }
     case 'advance':
       return { actor: it.who === 'host' ? host : pickId(room, it.who), command: { type: 'advanceStage' } };

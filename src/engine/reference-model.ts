@@ -9,6 +9,7 @@ import type {
   ActionType,
   Command,
   CommandResult,
+  Facing,
   GameEvent,
   Player,
   Pot,
@@ -216,6 +217,7 @@ function modelAct(
   actor: string,
   action: ActionType,
   amount: unknown,
+  facing?: Facing,
 ): { ok: false; error: string } | { ok: true; target: number; recorded: ActionType } {
   const no = (error: string) => ({ ok: false as const, error });
   const p = own(room, actor);
@@ -231,6 +233,14 @@ function modelAct(
   const ps = seats(room.players);
   const h = highest(ps);
   const all = p.currentRoundBet + p.stack;
+  // What the player saw must still be the table: the hand, the stage and what calling costs.
+  if (
+    facing !== undefined &&
+    (facing.handNumber !== gs.handNumber ||
+      facing.stage !== gs.stage ||
+      facing.toCall !== Math.max(0, Math.min(h, all) - p.currentRoundBet))
+  )
+    return no(MSG.actMovedOn);
   switch (action) {
     case 'FOLD':
       return { ok: true, target: p.currentRoundBet, recorded: 'FOLD' };
@@ -348,7 +358,7 @@ export function checkTransition(
   const gs0 = before.gameState;
   switch (command.type) {
     case 'act': {
-      const want = modelAct(before, actor, command.action, command.amount);
+      const want = modelAct(before, actor, command.action, command.amount, command.facing);
       check(res.ok === want.ok, `act ${command.action} ${command.amount}: ok ${res.ok}, model ${want.ok}`);
       if (!res.ok && !want.ok)
         check(res.error === want.error, `act refused with '${res.error}', expected '${want.error}'`);

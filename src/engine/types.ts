@@ -25,6 +25,20 @@ export type AutoAdvancedReason =
 /** What a player does on their turn. */
 export type ActionType = 'FOLD' | 'CALL' | 'RAISE' | 'ALL_IN';
 
+/**
+ * What a player's screen showed when they tapped an action (ours; the spec's act has none): the hand,
+ * the stage and what they had to call (the engine's callAmount). An action whose `facing` no longer
+ * matches the table is refused (MSG.actMovedOn) and changes nothing. Without it, a Check tapped on a
+ * phone that had lost its connection, sent when it came back after the host had checked for the player
+ * and someone had bet, was taken as a call of that bet, which the player never saw (the session-32
+ * audit: 'Bob calls $5.00'). Optional: a command without it acts on the table as it is, as the spec's.
+ */
+export interface Facing {
+  handNumber: number;
+  stage: Stage;
+  toCall: number;
+}
+
 /** Table settings the host edits (blinds) plus the spec's fixed limits. */
 export interface Settings {
   /** Cents; default 100. */
@@ -206,7 +220,7 @@ export type Command =
   | { type: 'remove'; playerId: string }
   | { type: 'updateSettings'; smallBlind: number; bigBlind: number }
   | { type: 'startGame' }
-  | { type: 'act'; action: ActionType; amount?: number }
+  | { type: 'act'; action: ActionType; amount?: number; facing?: Facing }
   /** The host checks or folds for the player whose turn it is, away from the table (betting.ts actFor). */
   | { type: 'actFor'; playerId: string; action: 'CHECK' | 'FOLD' }
   | { type: 'advanceStage' }

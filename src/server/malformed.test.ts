@@ -68,6 +68,22 @@ const cases: Array<[string, string, unknown]> = [
   ],
   ['command: unknown action', 'command', { ...validCommand, command: { type: 'act', action: 'CHEAT' } }],
   [
+    'command: facing an unknown stage',
+    'command',
+    {
+      ...validCommand,
+      command: { type: 'act', action: 'CALL', facing: { handNumber: 1, stage: 'DEAL', toCall: 0 } },
+    },
+  ],
+  [
+    'command: facing a negative call, or with more in it',
+    'command',
+    {
+      ...validCommand,
+      command: { type: 'act', action: 'CALL', facing: { handNumber: 1, stage: 'FLOP', toCall: -5, x: 1 } },
+    },
+  ],
+  [
     'command: amount too large',
     'command',
     { ...validCommand, command: { type: 'rebuy', playerId: 'p', amount: 1e300 } },

@@ -32,6 +32,14 @@ export const commandSchema = z.discriminatedUnion('type', [
     type: z.literal('act'),
     action: z.enum(['FOLD', 'CALL', 'RAISE', 'ALL_IN']),
     amount: cents.optional(),
+    // What the player's screen showed (the engine's Facing): refused if the table has moved on since.
+    facing: z
+      .strictObject({
+        handNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        stage: z.enum(['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN']),
+        toCall: cents,
+      })
+      .optional(),
   }),
   z.strictObject({ type: z.literal('actFor'), playerId, action: z.enum(['CHECK', 'FOLD']) }),
   z.strictObject({ type: z.literal('advanceStage') }),

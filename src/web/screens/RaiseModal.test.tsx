@@ -68,7 +68,13 @@ describe('Raise modal', () => {
     fireEvent.click(preset('Min Raise'));
     expect(input.value).toBe('4.00');
     await act(async () => confirm());
-    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'RAISE', amount: 400 });
+    // With what Ana faces: the dialog's raise is refused if the table moved on meanwhile.
+    expect(send).toHaveBeenCalledWith({
+      type: 'act',
+      action: 'RAISE',
+      amount: 400,
+      facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 },
+    });
     expect(onClose).toHaveBeenCalled();
   });
 
@@ -112,7 +118,12 @@ describe('Raise modal', () => {
 
     typeAmount('$12.50');
     await act(async () => confirm());
-    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'RAISE', amount: 1250 });
+    expect(send).toHaveBeenCalledWith({
+      type: 'act',
+      action: 'RAISE',
+      amount: 1250,
+      facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 },
+    });
   });
 
   it('lets a short stack go all-in below the minimum raise, and nothing else', async () => {
@@ -128,7 +139,12 @@ describe('Raise modal', () => {
     expect(preset('Min Raise')).toHaveProperty('disabled', true);
     expect(preset('All-In')).toHaveProperty('disabled', false);
     await act(async () => confirm());
-    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'RAISE', amount: 300 });
+    expect(send).toHaveBeenCalledWith({
+      type: 'act',
+      action: 'RAISE',
+      amount: 300,
+      facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 0 },
+    });
   });
 
   it('when the opponents cannot answer a full raise, All-In bets what they can call (their whole stack)', async () => {
@@ -152,7 +168,12 @@ describe('Raise modal', () => {
     fireEvent.click(preset('All-In'));
     await act(async () => confirm());
     expect(send).toHaveBeenCalledTimes(1);
-    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'RAISE', amount: 300 });
+    expect(send).toHaveBeenCalledWith({
+      type: 'act',
+      action: 'RAISE',
+      amount: 300,
+      facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 100 },
+    });
   });
 
   it('offers no raise when nobody can call more than the highest bet', () => {

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { formatCents, raiseError, raiseLimits } from '../../engine';
+import { facingOf, formatCents, raiseError, raiseLimits } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { caretFirst, centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
@@ -37,7 +37,9 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
     const amount = centsOrNull(text);
     const message = problem(amount);
     if (message !== null || amount === null) return setError(message);
-    if (await run(() => send({ type: 'act', action: 'RAISE', amount }))) onClose();
+    // With what the dialog shows its player facing: refused if the table moved on meanwhile (Facing).
+    const facing = facingOf(room, playerId);
+    if (await run(() => send({ type: 'act', action: 'RAISE', amount, facing }))) onClose();
   };
 
   const presets = [

@@ -97,7 +97,12 @@ describe('Table', () => {
         .map((b) => b.textContent),
     ).toEqual(['Fold', 'Call $2.00', 'Raise']);
     await act(async () => fireEvent.click(within(actions).getByRole('button', { name: 'Call $2.00' })));
-    expect(send).toHaveBeenCalledWith({ type: 'act', action: 'CALL' });
+    // With what Ana's screen shows her facing: refused if the table moved on meanwhile.
+    expect(send).toHaveBeenCalledWith({
+      type: 'act',
+      action: 'CALL',
+      facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 },
+    });
     fireEvent.click(within(actions).getByRole('button', { name: 'Raise' }));
     expect(screen.getByRole('dialog', { name: 'Raise' })).toBeTruthy();
   });
@@ -434,7 +439,8 @@ describe('Table', () => {
         }),
       );
     });
-    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'FOLD' }]]);
+    const free = { handNumber: 1, stage: 'PRE_FLOP', toCall: 0 };
+    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'FOLD', facing: free }]]);
     expect(screen.queryByRole('dialog')).toBeNull();
     // The question also offers what the thumb meant: Check, in one tap.
     send.mockClear();
@@ -449,7 +455,7 @@ describe('Table', () => {
     await act(async () => {
       fireEvent.click(within(again).getByRole('button', { name: 'Check' }));
     });
-    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'CALL' }]]);
+    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'CALL', facing: free }]]);
     expect(screen.queryByRole('dialog')).toBeNull();
     cleanup();
 
@@ -459,7 +465,9 @@ describe('Table', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Fold' }));
     });
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(facing.send.mock.calls).toEqual([[{ type: 'act', action: 'FOLD' }]]);
+    expect(facing.send.mock.calls).toEqual([
+      [{ type: 'act', action: 'FOLD', facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 } }],
+    ]);
   });
 
   it('host: rebuy dialog adds chips to the chosen player', async () => {

@@ -3,6 +3,7 @@ import {
   betweenHands,
   callAmount,
   dealtIn,
+  facingOf,
   formatCents,
   raiseLimits,
   STAGE_NAMES,
@@ -94,6 +95,10 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
     void runner.run(() => send(command));
   };
   const dockError = snapshot.version === pressedAt ? (act.error ?? host.error) : null;
+  // An action goes with what this screen shows its player facing (the engine's Facing): one tapped on a
+  // stale screen (no connection, the table moved on meanwhile) is refused, not applied to a bet never seen.
+  const turnAction = (action: 'FOLD' | 'CALL'): Command =>
+    me ? { type: 'act', action, facing: facingOf(room, me) } : { type: 'act', action };
 
   // A dialog whose moment has passed (the turn moved on, the pot was awarded, the player to remove
   // left or was removed from another phone) closes itself.
@@ -259,7 +264,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 // Folding when a check is free is almost always a slip of the thumb, and a fold cannot
                 // be taken back: asked first. Facing a bet it goes at once.
                 aria-haspopup={toCall > 0 ? undefined : 'dialog'}
-                onClick={() => (toCall > 0 ? press(act, { type: 'act', action: 'FOLD' }) : setOpen('fold'))}
+                onClick={() => (toCall > 0 ? press(act, turnAction('FOLD')) : setOpen('fold'))}
               >
                 {t.fold}
               </button>
@@ -267,7 +272,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 type="button"
                 className="button secondary large"
                 disabled={act.pending}
-                onClick={() => press(act, { type: 'act', action: 'CALL' })}
+                onClick={() => press(act, turnAction('CALL'))}
               >
                 {toCall > 0 ? t.call(formatCents(toCall)) : t.check}
               </button>
@@ -377,9 +382,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
           text={t.foldFreeText}
           confirmLabel={t.fold}
           danger
-          onConfirm={() => send({ type: 'act', action: 'FOLD' })}
+          onConfirm={() => send(turnAction('FOLD'))}
           // The thumb that slipped onto Fold meant Check: one tap, not Cancel and Check.
-          alternative={{ label: t.check, onConfirm: () => send({ type: 'act', action: 'CALL' }) }}
+          alternative={{ label: t.check, onConfirm: () => send(turnAction('CALL')) }}
           onClose={close}
         />
       ) : null}

@@ -48,7 +48,9 @@ describe('a slow answer', () => {
   it('the turn: after 2 s of waiting the dock says the connection is slow; the answer takes it away', async () => {
     const { send, answer } = slowTable();
     fireEvent.click(screen.getByRole('button', { name: 'Call $2.00' }));
-    expect(send.mock.calls).toEqual([[{ type: 'act', action: 'CALL' }]]);
+    expect(send.mock.calls).toEqual([
+      [{ type: 'act', action: 'CALL', facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 } }],
+    ]);
     expect((screen.getByRole('button', { name: 'Call $2.00' }) as HTMLButtonElement).disabled).toBe(true);
     await act(async () => {
       vi.advanceTimersByTime(SLOW_AFTER_MS - 1);
