@@ -344,6 +344,13 @@ describe('Table', () => {
     );
     expect(screen.queryByRole('button', { name: 'New Hand' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Rebuys' })).toBeTruthy();
+    // Ben, the one with money, is not told a new hand is coming: the banner says what is needed.
+    cleanup();
+    show(room, 'ben');
+    expect(document.querySelector('.banner.warning')!.textContent).toBe(
+      'Only 1 player has moneyRebuy or End Game to continue',
+    );
+    expect(document.querySelector('.waiting-line')!.textContent).toBe('Showdown');
   });
 
   it('plays the winner animation 500 ms after everyone else folded, for about 3 s', () => {

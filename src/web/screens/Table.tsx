@@ -248,7 +248,12 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
               </span>
             </p>
           ) : (
-            <WaitingLine room={room} isHost={isHost} turnPlayer={turnPlayer} />
+            <WaitingLine
+              room={room}
+              isHost={isHost}
+              turnPlayer={turnPlayer}
+              blocked={onlyOneFunded || onlyOneIn}
+            />
           )}
           {/* Sitting out is read out here too when it starts or changes (the host may have done it
               from another phone); the line with I'm Back below appears with its text, unannounced. */}
@@ -519,7 +524,23 @@ function outTag(p: Player, handDone: boolean): string | null {
   return p.isActive ? null : t.joinsNextHand;
 }
 
-function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean; turnPlayer?: Player }) {
+/**
+ * What the table waits for, on the dock of a player who is not to act. `blocked`: no hand can be dealt
+ * (a banner says why and what the host can do), so it does not say the host is about to deal one: a
+ * busted guest read 'Waiting for the host to start a new hand' under 'Rebuy or End Game to continue'
+ * (the session-32 audit).
+ */
+function WaitingLine({
+  room,
+  isHost,
+  turnPlayer,
+  blocked,
+}: {
+  room: Room;
+  isHost: boolean;
+  turnPlayer?: Player;
+  blocked: boolean;
+}) {
   const gs = room.gameState;
   const total = potTotal(room);
   let title: string;
@@ -533,7 +554,7 @@ function WaitingLine({ room, isHost, turnPlayer }: { room: Room; isHost: boolean
   } else if (gs.stage === 'SHOWDOWN') {
     if (isHost) return null;
     title = STAGE_NAMES.SHOWDOWN;
-    text = total > 0 ? t.waitingDeclare : t.waitingNewHand;
+    text = total > 0 ? t.waitingDeclare : blocked ? null : t.waitingNewHand;
   } else {
     title = t.waitingPlayer;
     text = t.toAct;
