@@ -697,6 +697,25 @@ describe("Table: the host's undo", () => {
     expect(document.querySelector('.table-notice')).toBeNull();
   });
 
+  it('the undo notice goes as soon as the table plays on: the same raise made again is not told as undone', () => {
+    vi.useFakeTimers();
+    const raised = actNow(threeWay(), 'RAISE', 600); // Ana
+    const { rerender } = show(raised, 'cal');
+    const undone = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
+    rerender(view(undone, 'cal', async () => ok));
+    expect(document.querySelector('.table-notice')!.textContent).toBe(
+      'Undone by the host: Ana raises to $6.00',
+    );
+    // A join request is not play: the notice stays.
+    const joined = step(undone, 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });
+    rerender(view(joined, 'cal', async () => ok));
+    expect(document.querySelector('.table-notice')).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1_000));
+    rerender(view(actNow(joined, 'RAISE', 600), 'cal', async () => ok));
+    expect(document.querySelector('.table-notice')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe("Ben's TurnWaiting for their action...");
+  });
+
   it('undoing New Hand brings the last hand back without playing its winner animation again', () => {
     vi.useFakeTimers();
     let room = threeWay();

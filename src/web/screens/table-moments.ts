@@ -99,17 +99,28 @@ export function tableNoticeOf(e: LoggedEvent, me: string | null, handNumber: num
   }
 }
 
+/** Events of play: once one follows an undo, the table has moved on from what the undo's notice tells. */
+const PLAY = new Set<LoggedEvent['type']>([
+  'playerActed',
+  'stageChanged',
+  'potAwarded',
+  'handStarted',
+  'rebuy',
+]);
+
 /**
  * The newest table notice (tableNoticeOf) for 6 s once it reaches this phone. One already on the log
- * when the screen opened (a reload) is not told again.
+ * when the screen opened (a reload) is not told again. An undo's notice goes as soon as the table plays
+ * on: "Undone by the host: Ann calls $12.49 (all-in)" stood over the same call made again at once (the
+ * session-32 audit).
  */
 export function useTableNotice(room: Room, me: string | null): string | null {
-  let last: { seq: number; text: string } | null = null;
+  let last: { seq: number; text: string; undo: boolean } | null = null;
   // Not findLast: older than the browser floor (browser-support.test.ts).
   for (let i = room.log.length - 1; i >= 0 && last === null; i--) {
     const e = room.log[i] as LoggedEvent;
     const text = tableNoticeOf(e, me, room.gameState.handNumber);
-    if (text !== null) last = { seq: e.seq, text };
+    if (text !== null) last = { seq: e.seq, text, undo: e.type === 'undone' };
   }
   const seq = last?.seq ?? null;
   const seen = useRef<number | null | undefined>(undefined);
@@ -125,6 +136,12 @@ export function useTableNotice(room: Room, me: string | null): string | null {
     const stop = setTimeout(() => setShown(null), TABLE_NOTICE_MS);
     return () => clearTimeout(stop);
   }, [seq]);
+  if (
+    shown !== null &&
+    last?.undo &&
+    room.log.some((e) => e.seq > (last as { seq: number }).seq && PLAY.has(e.type))
+  )
+    return null;
   return shown;
 }
 
