@@ -1,9 +1,31 @@
 import { formatCents, STAGE_NAMES } from '../../engine';
-import type { GameEvent } from '../../engine/types';
+import type { GameEvent, LoggedEvent } from '../../engine/types';
 import { log as t } from '../room-texts';
 
-/** One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null to skip. */
-export function describeEvent(e: GameEvent): string | null {
+/**
+ * What a command did, by its first event `first`, logged at `seq`: that event's line, or for an award of
+ * several pots every pot's ("Pot $30.04 to Dan; Side pot 1 $17.58 to Dan"), read from `log`, where the
+ * command's events follow one another. For the host's undo, which takes back the whole command: its
+ * question named only the main pot of a three-pot award (the session-32 audit).
+ */
+export function describeCommand(first: GameEvent, seq: number, log: readonly LoggedEvent[]): string | null {
+  if (first.type !== 'potAwarded') return describeEvent(first, log);
+  let i = 0;
+  while (i < log.length && (log[i] as LoggedEvent).seq < seq) i++;
+  const lines: string[] = [];
+  for (; i < log.length && (log[i] as LoggedEvent).seq === seq + lines.length; i++) {
+    const e = log[i] as LoggedEvent;
+    if (e.type !== 'potAwarded') break;
+    lines.push(describeEvent(e) as string);
+  }
+  return lines.length > 1 ? lines.join('; ') : describeEvent(first);
+}
+
+/**
+ * One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null
+ * to skip. An undo's line names what its command did, read from `log` when given (describeCommand).
+ */
+export function describeEvent(e: GameEvent, log: readonly LoggedEvent[] = []): string | null {
   switch (e.type) {
     case 'playerJoined':
       return t.joined(e.name, formatCents(e.startingChips));
@@ -68,7 +90,7 @@ export function describeEvent(e: GameEvent): string | null {
     case 'hostChanged':
       return e.claimed ? t.hostClaimed(e.name, e.fromName) : t.hostChanged(e.fromName, e.name);
     case 'undone': {
-      const line = describeEvent(e.first);
+      const line = describeCommand(e.first, e.undoneSeq, log);
       return line === null ? null : t.undone(line);
     }
   }

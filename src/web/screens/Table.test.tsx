@@ -639,6 +639,27 @@ describe("Table: the host's undo", () => {
     ]);
   });
 
+  it('an award of several pots: the undo question, its notice and its log line name every pot', async () => {
+    // Ana all-in for $10.00, Ben for $20.00, Cal calls: a main pot of $30.00 and a side pot of $20.00.
+    let room = started(['Ana', 'Ben', 'Cal'], { chips: { Ana: 1_000, Ben: 2_000 } });
+    room = actNow(actNow(actNow(room, 'ALL_IN'), 'ALL_IN'), 'CALL');
+    const awarded = step(room, 'ana', { type: 'declareWinners', winnerIds: ['cal'] });
+    const both = 'Pot $30.00 to Cal; Side pot 1 $20.00 to Cal';
+    const { rerender } = show(awarded, 'ana');
+    fireEvent.click(undoButton()!);
+    const ask = screen.getByRole('dialog', { name: 'Undo?' });
+    expect(within(ask).getByText(`Take back “${both}”?`)).toBeTruthy();
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    rerender(view(step(awarded, 'ana', { type: 'undo', seq: awarded.undo!.seq }), 'ana', async () => ok));
+    expect(document.querySelector('.table-notice')!.textContent).toBe(`Undone by the host: ${both}`);
+    expect(newestLogLines(4)).toEqual([
+      [`Undone by the host: ${both}`, ''],
+      ['Hand #1 complete (taken back)', 'taken-back'],
+      ['Side pot 1 $20.00 to Cal (taken back)', 'taken-back'],
+      ['Pot $30.00 to Cal (taken back)', 'taken-back'],
+    ]);
+  });
+
   it("a join while the undo point stands is not taken back with it: the latecomer's line is not struck", () => {
     const raised = actNow(actNow(threeWay(), 'CALL'), 'RAISE', 600);
     const joined = step(raised, 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });

@@ -571,7 +571,7 @@ function HandLog({ room }: { room: Room }) {
   // A line the host's undo took back stays, struck through: the log is the night's record.
   const undone = takenBack(room.log);
   const lines = room.log
-    .map((e) => ({ seq: e.seq, text: describeEvent(e), back: undone(e) }))
+    .map((e) => ({ seq: e.seq, text: describeEvent(e, room.log), back: undone(e) }))
     .filter((l): l is { seq: number; text: string; back: boolean } => l.text !== null)
     .reverse();
   return (

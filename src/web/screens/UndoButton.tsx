@@ -3,7 +3,7 @@ import type { Ack } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { UndoIcon } from '../components/icons';
 import { useTableQuestion } from '../components/table-question';
-import { describeEvent } from '../game/log-lines';
+import { describeCommand } from '../game/log-lines';
 import { undo as t } from '../room-texts';
 
 export interface UndoButtonProps {
@@ -16,7 +16,8 @@ export interface UndoButtonProps {
  * The host's Undo (the caller shows it to the host only): the undo arrow, named "Undo", greyed
  * (disabled, "Nothing to undo" as its tooltip) while the room has no undo point, so it keeps its place
  * and Rebuys beside it never moves under the host's thumb; and the question "Undo?" naming what it
- * takes back (the hand-log line of the command's first event), which sends `{ type: 'undo', seq }`
+ * takes back (describeCommand: the hand-log line of the command's first event, every pot of an award),
+ * which sends `{ type: 'undo', seq }`
  * for that point.
  *
  * The question is about the point it named. When the room moves on before it is answered (a player
@@ -32,7 +33,7 @@ export function UndoButton({ room, send, className }: UndoButtonProps) {
     (q) => point?.seq === q.seq,
     (q) => room.log.some((e) => e.type === 'undone' && e.undoneSeq === q.seq),
   );
-  const line = asked ? describeEvent(asked.first) : null;
+  const line = asked ? describeCommand(asked.first, asked.seq, room.log) : null;
   return (
     <>
       <button

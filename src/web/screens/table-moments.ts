@@ -79,10 +79,15 @@ export function useFoldWinAnimation(room: Room) {
  * handed to them. Without it a player whose phone was away came back to a folded seat, or a host to a
  * table without their controls, with only a line in the closed hand log (the session-31 audit).
  */
-export function tableNoticeOf(e: LoggedEvent, me: string | null, handNumber: number): string | null {
+export function tableNoticeOf(
+  e: LoggedEvent,
+  me: string | null,
+  handNumber: number,
+  log: readonly LoggedEvent[] = [],
+): string | null {
   switch (e.type) {
     case 'undone':
-      return describeEvent(e);
+      return describeEvent(e, log);
     case 'playerActed':
       // A fold in a hand long over, told to a phone back after several hands, would read as this one.
       if (!e.byHost || e.playerId !== me || e.handNumber !== handNumber) return null;
@@ -119,7 +124,7 @@ export function useTableNotice(room: Room, me: string | null): string | null {
   // Not findLast: older than the browser floor (browser-support.test.ts).
   for (let i = room.log.length - 1; i >= 0 && last === null; i--) {
     const e = room.log[i] as LoggedEvent;
-    const text = tableNoticeOf(e, me, room.gameState.handNumber);
+    const text = tableNoticeOf(e, me, room.gameState.handNumber, room.log);
     if (text !== null) last = { seq: e.seq, text, undo: e.type === 'undone' };
   }
   const seq = last?.seq ?? null;
