@@ -302,6 +302,12 @@ export const gameOver = {
   finalChips: 'Final chips',
   net: 'Net',
   left: '(left)',
+  /**
+   * The highlighted row's tag (ours): the spec ranks by final chips and highlights the winner, the best
+   * net result, who the headline names; with unequal buy-ins or rebuys that row can be far down the list
+   * ("Dan Left em' all Chipless!" over Dan at #4 of 4), and a table read #1 as the winner (the session-32 audit).
+   */
+  winnerTag: 'Winner',
   screenshot: 'Take a screenshot to keep the results.',
   /** The results as text for the group chat (ours; GameOver.tsx, game/standings.ts). */
   copyResults: 'Copy Results',

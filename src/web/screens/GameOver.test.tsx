@@ -28,7 +28,7 @@ describe('Game over screen', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Ana Left em' all Chipless!");
     expect(rows('Settlements')).toEqual(['Cal owes Ana$2.00', 'Ben owes Ana$1.00']);
     expect(rows('Rankings')).toEqual([
-      '1AnaFinal chips $53.00Net +$3.00',
+      '1AnaWinnerFinal chips $53.00Net +$3.00',
       '2Ben(You)Final chips $49.00Net -$1.00',
       '3CalFinal chips $48.00Net -$2.00',
     ]);
@@ -83,7 +83,7 @@ describe('Game over screen', () => {
     render(<GameOver room={room} me="ana" onHome={() => {}} />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Ana Left em' all Chipless!");
     expect(rows('Rankings')).toEqual([
-      '1Ana(You)Final chips $61.00Net +$11.00',
+      '1AnaWinner(You)Final chips $61.00Net +$11.00',
       '2BenFinal chips $49.00Net -$1.00',
       '3Cal(left)Final chips $40.00Net -$10.00',
     ]);
@@ -106,7 +106,7 @@ describe('Game over screen', () => {
     expect(rows('Settlements')).toEqual(['Cal owes Ana$2.00', 'Ben (left) owes Ana$1.00']);
     expect(rows('Rankings')).toEqual([
       '1CalFinal chips $148.00Net -$2.00',
-      '2Ana(You)Final chips $53.00Net +$3.00',
+      '2AnaWinner(You)Final chips $53.00Net +$3.00',
       '3benFinal chips $50.00Net $0.00',
       '4Ben(left)Final chips $49.00Net -$1.00',
     ]);
@@ -137,7 +137,7 @@ describe('Game over screen', () => {
     render(<GameOver room={room} me="ben" onHome={() => {}} />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe("Ana Left em' all Chipless!");
     expect(rows('Rankings')).toEqual([
-      '1AnaFinal chips $53.00Net +$3.00',
+      '1AnaWinnerFinal chips $53.00Net +$3.00',
       '2CalFinal chips $53.00Net -$2.00',
       '3Ben(You)Final chips $49.00Net -$1.00',
     ]);
@@ -156,7 +156,7 @@ describe('Game over screen', () => {
     room = step(room, 'ana', { type: 'endGame' });
     render(<GameOver room={room} me="ana" onHome={() => {}} />);
     expect(rows('Rankings')).toEqual([
-      '1Cal(left)Final chips $51.00Net +$1.00',
+      '1CalWinner(left)Final chips $51.00Net +$1.00',
       '2Ana(You)Final chips $50.00Net $0.00',
       '3BenFinal chips $49.00Net -$1.00',
     ]);

@@ -58,6 +58,7 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
                 <span className="rank">{i + 1}</span>
                 <span className="player-name">
                   {s.name}
+                  {s.isWinner ? <span className="tag winner">{t.winnerTag}</span> : null}
                   {s.id === me ? <span className="tag you">{common.you}</span> : null}
                   {s.left ? <span className="tag">{t.left}</span> : null}
                   <span className="sub">
