@@ -858,7 +858,7 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
     const catRows = cat.page.getByRole('region', { name: 'Rankings' }).getByRole('listitem');
     await expectContains(catRows.filter({ hasText: 'Cat' }), [
       '(You)',
-      'Left',
+      '(left)',
       'Final chips $46.00',
       '-$4.00',
     ]);

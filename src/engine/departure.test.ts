@@ -24,7 +24,15 @@ describe('leaving or being removed mid-hand', () => {
     expect(events).toEqual([{ type: 'playerRemoved', playerId: 'p1', name: 'P1', wasApproved: true }]);
     expect(Object.keys(room!.players)).toEqual(['p0', 'p2']);
     expect(room!.ledger).toEqual([
-      { id: 'p1', name: 'P1', finalChips: 9_900, totalInvestment: 10_000, netResult: -100, leftAt: 5_000 },
+      {
+        id: 'p1',
+        name: 'P1',
+        finalChips: 9_900,
+        totalInvestment: 10_000,
+        netResult: -100,
+        leftAt: 5_000,
+        removed: true,
+      },
     ]);
     expect(room!.gameState.departedContributions).toEqual({ p1: 100 });
     expect(room!.gameState.currentTurnPlayerId).toBe('p0');
@@ -397,6 +405,11 @@ describe("leftDuringGame: who may see the results without a seat (the server's r
       false,
       false,
       false,
+    ]);
+    // How each went, for the results' "(left)" or "(removed)".
+    expect(room.ledger.map((e) => [e.id, e.removed])).toEqual([
+      ['p1', undefined],
+      ['p2', true],
     ]);
   });
 });

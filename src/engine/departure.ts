@@ -46,17 +46,18 @@ export function remove(d: Draft, actorId: string, playerId: string): Outcome {
   if (playerId === d.room.hostId) return MSG.hostCannotRemoveSelf;
   emit(d, { type: 'playerRemoved', playerId, name: p.name, wasApproved: p.isApproved });
   if (d.room.status === 'LOBBY') dropPlayer(d, playerId);
-  else leaveTable(d, playerId);
+  else leaveTable(d, playerId, true);
   return null;
 }
 
 /**
  * A player leaves the table during play. A pending player simply disappears. A seated one is folded
  * (chips already in the pots stay there as dead money), leaves the players map and keeps a ledger
- * entry with their stack and investment (merged with an earlier entry of the same id). If it was
- * their turn the turn passes on; if one player is left in the hand they win it.
+ * entry with their stack and investment (merged with an earlier entry of the same id), `removed` when
+ * the host removed them. If it was their turn the turn passes on; if one player is left in the hand
+ * they win it.
  */
-export function leaveTable(d: Draft, playerId: string): void {
+export function leaveTable(d: Draft, playerId: string, removed = false): void {
   const was = playerById(d.players, playerId);
   if (was === undefined) return;
   if (!was.isApproved) {
@@ -86,6 +87,7 @@ export function leaveTable(d: Draft, playerId: string): void {
     netResult: finalChips - totalInvestment,
     leftAt: d.now,
   };
+  if (removed) entry.removed = true;
   d.room.ledger = [...d.room.ledger.filter((e) => e.id !== playerId), entry];
   dropPlayer(d, playerId);
   if (wasTurn) {

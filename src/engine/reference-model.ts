@@ -453,7 +453,7 @@ export function checkTransition(
       const p = own(before, target);
       if (p === undefined) return;
       check(own(after, target) === undefined, 'departed player still seated');
-      if (p.isApproved) checkDeparture(before, after, p);
+      if (p.isApproved) checkDeparture(before, after, p, command.type === 'remove');
       return;
     }
     case 'rebuy': {
@@ -674,11 +674,13 @@ function checkEvents(before: Room, after: Room, events: GameEvent[]): void {
 }
 
 /** A seated player left or was removed mid-game: ledger, dead money, turn, fold win, auto end. */
-function checkDeparture(before: Room, after: Room, p: Player): void {
+function checkDeparture(before: Room, after: Room, p: Player, removed: boolean): void {
   const gs0 = before.gameState;
   const prev = before.ledger.find((e) => e.id === p.id);
   const entry = after.ledger.find((e) => e.id === p.id);
   check(entry !== undefined && after.ledger.filter((e) => e.id === p.id).length === 1, 'one ledger entry');
+  // How they went, as of this departure: the results say "(removed)" or "(left)".
+  check(entry.removed === (removed ? true : undefined), 'ledger: removed or left');
   const ps = copy(seats(before.players)).filter((q) => q.id !== p.id);
   // Leaving an unpaid showdown having put in more than every other player still in the hand, the
   // player takes what nobody else can win: every chip put in above the highest of those totals.

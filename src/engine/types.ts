@@ -107,6 +107,11 @@ export interface LedgerEntry {
   leftAt: number;
   /** Set when the game ends: they left with the night's best net result (see Player.isWinner). */
   isWinner?: boolean;
+  /**
+   * Set when the host removed them (their last departure, when they came back and went again), so the
+   * results say "(removed)", not "(left)" (ours; the session-32 audit). Absent in older rooms.
+   */
+  removed?: true;
 }
 
 /** A main or side pot: chips and the players who can win them. */

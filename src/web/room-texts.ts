@@ -302,6 +302,8 @@ export const gameOver = {
   finalChips: 'Final chips',
   net: 'Net',
   left: '(left)',
+  /** A player the host removed (ours: the engine's LedgerEntry.removed; "(left)" said it of them too). */
+  removed: '(removed)',
   /**
    * The highlighted row's tag (ours): the spec ranks by final chips and highlights the winner, the best
    * net result, who the headline names; with unequal buy-ins or rebuys that row can be far down the list

@@ -13,6 +13,8 @@ export interface Standing {
   netResult: number;
   isWinner: boolean;
   left: boolean;
+  /** How a player who left went, said after their name: "(left)", or "(removed)" by the host; '' if seated. */
+  goneTag: string;
   /**
    * The name the headline and the settlements use: the name, with "(left)" after it for a player who
    * left when someone else in the results has the same name (a departed Bob and a new phone that
@@ -33,6 +35,7 @@ export function standings(room: Room): Standing[] {
     netResult: p.netResult ?? 0,
     isWinner: p.isWinner ?? false,
     left: false,
+    goneTag: '',
     label: p.name,
   }));
   const gone = room.ledger.map((e) => ({
@@ -42,11 +45,12 @@ export function standings(room: Room): Standing[] {
     netResult: e.netResult,
     isWinner: e.isWinner ?? false,
     left: true,
+    goneTag: e.removed ? t.removed : t.left,
     label: e.name,
   }));
   const all = [...seated, ...gone];
   for (const s of gone)
-    if (all.some((o) => o !== s && nameKey(o.name) === nameKey(s.name))) s.label = `${s.name} ${t.left}`;
+    if (all.some((o) => o !== s && nameKey(o.name) === nameKey(s.name))) s.label = `${s.name} ${s.goneTag}`;
   // By final chips (the spec's ranking); equal chips: the better net result first, then seat order.
   return all.sort((a, b) => b.finalChips - a.finalChips || b.netResult - a.netResult);
 }
@@ -96,11 +100,11 @@ export function resultsText(room: Room, ranking: Standing[]): string {
       : settlements.map((s) => `${s.from}${t.owes}${s.to} ${formatCents(s.amount)}`)),
     '',
     `${t.rankings}:`,
-    // As the screen's rankings: "(left)" after everyone who left, whether or not a name is shared.
+    // As the screen's rankings: "(left)" or "(removed)" after everyone gone, whether or not a name is shared.
     ...ranking.map((s, i) =>
       t.shareRanking(
         i + 1,
-        `${s.name}${s.left ? ` ${t.left}` : ''}`,
+        `${s.name}${s.left ? ` ${s.goneTag}` : ''}`,
         signed(s.netResult),
         formatCents(s.finalChips),
       ),

@@ -166,7 +166,7 @@ describe('Game over screen', () => {
   });
 
   it("says 'Everyone went Chipless!' when nobody has chips left", () => {
-    const zero = { netResult: -5_000, isWinner: false, left: false };
+    const zero = { netResult: -5_000, isWinner: false, left: false, goneTag: '' };
     expect(
       headline([
         { id: 'a', name: 'Ana', label: 'Ana', finalChips: 0, ...zero },
@@ -183,8 +183,8 @@ describe('Game over: the results for the group chat (Copy Results, Share Results
   });
 
   /**
-   * Ana raises, Ben and Cal fold; both leave (Ben with $49.00, Cal with $48.00) and a new "Cal" sits
-   * down with $20.00; the game ends.
+   * Ana raises, Ben and Cal fold; Cal leaves with $48.00, a new "Cal" sits down with $20.00, the host
+   * removes Ben (with $49.00: "(removed)", not "(left)"); the game ends.
    */
   function ended() {
     let room = started(['Ana', 'Ben', 'Cal']);
@@ -194,7 +194,7 @@ describe('Game over: the results for the group chat (Copy Results, Share Results
     room = step(room, 'cal', { type: 'leave' });
     room = step(room, 'cal2', { type: 'join', name: 'Cal', startingChips: 2_000 });
     room = step(room, 'ana', { type: 'approve', playerId: 'cal2' });
-    room = step(room, 'ben', { type: 'leave' });
+    room = step(room, 'ana', { type: 'remove', playerId: 'ben' });
     return onTheDay(step(room, 'ana', { type: 'endGame' }));
   }
 
@@ -214,10 +214,20 @@ describe('Game over: the results for the group chat (Copy Results, Share Results
     '',
     'Rankings:',
     '1. Ana: net +$3.00, final chips $53.00',
-    '2. Ben (left): net -$1.00, final chips $49.00',
+    '2. Ben (removed): net -$1.00, final chips $49.00',
     '3. Cal (left): net -$2.00, final chips $48.00',
     '4. Cal: net $0.00, final chips $20.00',
   ].join('\n');
+
+  it('says "(removed)" of a player the host removed and "(left)" of one who left, on the screen too', () => {
+    render(<GameOver room={ended()} me="cal2" onHome={() => {}} />);
+    expect(rows('Rankings')).toEqual([
+      '1AnaWinnerFinal chips $53.00Net +$3.00',
+      '2Ben(removed)Final chips $49.00Net -$1.00',
+      '3Cal(left)Final chips $48.00Net -$2.00',
+      '4Cal(You)Final chips $20.00Net $0.00',
+    ]);
+  });
 
   it('copies the headline, who owes whom and the rankings as text, and says "Copied!"', async () => {
     const writeText = vi.fn(async (_text: string) => {});
