@@ -76,11 +76,19 @@ const cases: Array<[string, string, unknown]> = [
     },
   ],
   [
-    'command: facing a negative call, or with more in it',
+    'command: facing a negative call',
     'command',
     {
       ...validCommand,
-      command: { type: 'act', action: 'CALL', facing: { handNumber: 1, stage: 'FLOP', toCall: -5, x: 1 } },
+      command: { type: 'act', action: 'CALL', facing: { handNumber: 1, stage: 'FLOP', toCall: -5 } },
+    },
+  ],
+  [
+    'command: facing with more in it',
+    'command',
+    {
+      ...validCommand,
+      command: { type: 'act', action: 'CALL', facing: { handNumber: 1, stage: 'FLOP', toCall: 0, seen: 1 } },
     },
   ],
   [

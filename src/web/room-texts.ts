@@ -135,6 +135,8 @@ export const table = {
   leaveText:
     'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',
   leaveConfirm: 'Leave Game',
+  /** A player still waiting for approval has no chips in the game and no results to come (ours). */
+  leaveWaiting: 'You are still waiting for the host to approve you.',
   /** Sitting out (ours; the engine's sitOut): offered where a player would leave, or be removed. */
   leaveOrSitOut:
     'Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',

@@ -197,14 +197,17 @@ export function caretFirst(): boolean {
 
 /**
  * In a dialog taller than the screen, scrolls it so an error line that just appeared and what follows
- * it in its form (the buttons) are on screen, the error's top kept in view when both do not fit. At
- * 320×568 the raise dialog's three-line 'No connection…' pushed Confirm 114 px below the screen's
- * bottom edge, out of sight where the tap that failed had been (the session-31 browser check).
+ * it (the buttons: its last sibling, in a form or a question) are on screen, the error's top kept in
+ * view when both do not fit. At 320×568 the raise dialog's three-line 'No connection…' pushed Confirm
+ * 114 px below the screen's bottom edge, out of sight where the tap that failed had been (the
+ * session-31 browser check).
  */
 function showInDialog(error: HTMLElement) {
   const sheet = error.closest('.modal');
   if (!(sheet instanceof HTMLElement)) return;
-  const end = (error.closest('form') ?? error.parentElement ?? error).getBoundingClientRect().bottom;
+  let last: Element = error;
+  while (last.nextElementSibling) last = last.nextElementSibling;
+  const end = last.getBoundingClientRect().bottom;
   const view = sheet.getBoundingClientRect();
   const padding = Number.parseFloat(getComputedStyle(sheet).paddingBottom) || 0;
   const below = end - (view.bottom - padding);

@@ -54,6 +54,8 @@ function isCredentials(v: unknown): v is SessionCredentials {
 export interface LastResults {
   code: string;
   at: number;
+  /** Offered since its player left the game while it was on: it may go on for hours (use-room.ts). */
+  departed?: true;
 }
 
 function isLastResults(v: unknown): v is LastResults {

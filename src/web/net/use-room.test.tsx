@@ -12,7 +12,13 @@ import { actNow, lobby, snapshot, step } from '../test/rooms';
 import { notices } from '../texts';
 import type { RoomClient, RoomClientEvents, RoomClientFactory } from './client';
 import { NO_CONNECTION_ERROR } from './client';
-import { LAST_RESULTS_MS, RESUME_RETRY_MS, RESUME_SERVER_RETRIES, useRoom } from './use-room';
+import {
+  LAST_RESULTS_MS,
+  LEFT_GAME_RESULTS_MS,
+  RESUME_RETRY_MS,
+  RESUME_SERVER_RETRIES,
+  useRoom,
+} from './use-room';
 
 afterEach(cleanup);
 beforeEach(() => localStorage.clear());
@@ -408,6 +414,39 @@ describe('useRoom', () => {
       expect(result.current.notice).toBe(notices.removed);
       expect(localStorage.getItem('chipless.roomCode')).toBeNull();
       expect(result.current.lastResults).toBe('ABCDE');
+    });
+
+    it('stay offered to a player who left, asked to join again and was denied', async () => {
+      const { result, client, emit } = await atTheTable();
+      await act(async () => {
+        await result.current.leave();
+      });
+      expect(result.current.lastResults).toBe('ABCDE');
+      // Back at the door: a join request (the engine seats him as waiting), and the host says no.
+      const asking = snapshot(step(benLeft, 'ben', { type: 'join', name: 'Ben', startingChips: 5_000 }));
+      client.joinRoom.mockResolvedValueOnce({ ok: true, data: asking });
+      await act(async () => {
+        await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+      });
+      act(() => emit().gone({ roomCode: 'ABCDE', reason: 'removed' }));
+      expect(result.current.notice).toBe(notices.removed);
+      expect(result.current.lastResults).toBe('ABCDE');
+    });
+
+    it('are offered for 24 hours from leaving (the game goes on), a finished game for 12', () => {
+      const { factory } = fakeClient();
+      const offered = (last: object) => {
+        localStorage.setItem('chipless.lastResults', JSON.stringify({ code: 'ABCDE', ...last }));
+        const { result, unmount } = renderHook(() => useRoom(factory));
+        const code = result.current.lastResults;
+        unmount();
+        return code;
+      };
+      const hours = (h: number) => Date.now() - h * 60 * 60 * 1000;
+      expect(offered({ at: hours(13), departed: true })).toBe('ABCDE');
+      expect(offered({ at: hours(24.1), departed: true })).toBeNull();
+      expect(offered({ at: hours(13) })).toBeNull();
+      expect(LEFT_GAME_RESULTS_MS).toBe(24 * 60 * 60 * 1000);
     });
 
     it('are not offered to a player the host denied while waiting (no results of theirs), nor after a refused leave', async () => {

@@ -56,10 +56,19 @@ const offline = <T>(): Promise<Ack<T>> => Promise.resolve({ ok: false, error: NO
  */
 export const LAST_RESULTS_MS = 12 * 60 * 60 * 1000;
 
-/** The finished game left with "Back to Home", if still within LAST_RESULTS_MS. */
+/**
+ * How long the home screen offers the results of a game its player left while it was on: the game goes
+ * on for hours after they leave, and the server keeps the results LAST_RESULTS_MS from its end. Offered
+ * for as long as a finished game's, the offer was gone the next morning while the server still had the
+ * results (the session-32 review).
+ */
+export const LEFT_GAME_RESULTS_MS = 2 * LAST_RESULTS_MS;
+
+/** The game whose results are offered, if still within LAST_RESULTS_MS (LEFT_GAME_RESULTS_MS for one left). */
 function freshLastResults(): string | null {
   const last = storage.lastResults();
-  return last !== null && Date.now() - last.at < LAST_RESULTS_MS ? last.code : null;
+  if (last === null) return null;
+  return Date.now() - last.at < (last.departed ? LEFT_GAME_RESULTS_MS : LAST_RESULTS_MS) ? last.code : null;
 }
 
 /**
@@ -119,9 +128,9 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     storage.setLastResults(null);
     setLastResults(null);
   }, []);
-  /** Offers `code`'s results on the home screen from now on (LAST_RESULTS_MS). */
-  const keepLastResults = useCallback((code: string) => {
-    storage.setLastResults({ code, at: Date.now() });
+  /** Offers `code`'s results on the home screen from now on: a finished game's, or one `departed` from. */
+  const keepLastResults = useCallback((code: string, departed = false) => {
+    storage.setLastResults(departed ? { code, at: Date.now(), departed } : { code, at: Date.now() });
     setLastResults(code);
   }, []);
 
@@ -189,7 +198,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
           // 'You were removed…' said before such a player got results; they are offered from now on.
           forget();
           setNotice(openingResultsRef.current === code ? GAME_STILL_GOING : notices.removed);
-          keepLastResults(code);
+          keepLastResults(code, true);
         } else {
           forget();
           setNotice(notices.resumeFailed);
@@ -238,9 +247,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
           seatedInGame(heldRef.current?.room, playerIdRef.current, roomCode);
         forget();
         // The server answers a resume of a room it no longer has with this notice (not_found), before
-        // the resume's own answer: the finished game offered again is gone too.
-        if (keep) keepLastResults(roomCode);
-        else dropLastResults(roomCode);
+        // the resume's own answer: the finished game offered again is gone too. A removal keeps an offer
+        // made before (a player who left, came back asking to join and was denied still has results).
+        if (keep) keepLastResults(roomCode, true);
+        else if (reason !== 'removed' && reason !== 'left') dropLastResults(roomCode);
         // 'not_found' only answers a resume (a join's refusal comes with its answer): the phone asked
         // for the room it remembered, nobody typed a code to check.
         setNotice(byMe ? null : reason === 'not_found' ? notices.resumeFailed : notices[reason]);
@@ -307,7 +317,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     const owe = () => {
       owedLeaveRef.current = code;
       storage.setOwedLeave(code);
-      if (playing) keepLastResults(code);
+      if (playing) keepLastResults(code, true);
       forget();
       setNotice(notices.leftOffline);
       return { ok: true, data: null } as const;
@@ -323,7 +333,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     if (!res.ok && res.error === NO_CONNECTION_ERROR) return owe();
     // Any other answer means we are out (a room that no longer exists included). Left during the game
     // (the host's leave ends it): its results are on the home screen, now or once the host ends it.
-    if (playing && res.ok) keepLastResults(code);
+    if (playing && res.ok) keepLastResults(code, true);
     forget();
     return { ok: true, data: null } as const;
   }, [forget, keepLastResults]);

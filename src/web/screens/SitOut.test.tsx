@@ -40,6 +40,20 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('a player still waiting for approval is not told of chips or results when leaving', () => {
+    const room = step(started(['Ana', 'Ben', 'Cal']), 'dee', {
+      type: 'join',
+      name: 'Dee',
+      startingChips: 5_000,
+    });
+    showTable(room, 'dee');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    const dialog = screen.getByRole('dialog', { name: 'Leave this game?' });
+    expect(dialog.textContent).toContain('You are still waiting for the host to approve you.');
+    expect(dialog.textContent).not.toContain('final results');
+    expect(within(dialog).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
+  });
+
   it("sitting out: 'Sits out next hand' on the seat while in this hand, then 'Sitting out'; I'm Back brings the player back", async () => {
     let room = step(started(['Ana', 'Ben', 'Cal']), 'ben', { type: 'sitOut', away: true });
     const { send, update } = showTable(room, 'ben');

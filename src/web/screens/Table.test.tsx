@@ -477,6 +477,31 @@ describe('Table', () => {
     ]);
   });
 
+  it('a turn dialog closes when what the player faces changes under it (a phone back online): its Check never calls', async () => {
+    // Checked to the flop; Ben, first to act, has nothing to call and opens "Fold instead of checking?"
+    // and then the raise dialog. Meanwhile the host checks for him, Cal bets $5.00 and Ana calls.
+    let room = threeWay();
+    for (let i = 0; i < 3; i++) room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'advanceStage' });
+    const later = actNow(
+      actNow(step(room, 'ana', { type: 'actFor', playerId: 'ben', action: 'CHECK' }), 'RAISE', 500),
+      'CALL',
+    );
+    expect(later.gameState.currentTurnPlayerId).toBe('ben');
+    for (const opens of ['Fold', 'Raise']) {
+      const { send, rerender } = show(room, 'ben');
+      fireEvent.click(screen.getByRole('button', { name: opens }));
+      expect(screen.getByRole('dialog')).toBeTruthy();
+      rerender(
+        <Table snapshot={{ ...snapshot(later), version: 9 }} me="ben" send={send} onLeave={async () => ok} />,
+      );
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Call $5.00' })).toBeTruthy();
+      expect(send).not.toHaveBeenCalled();
+      cleanup();
+    }
+  });
+
   it('host: rebuy dialog adds chips to the chosen player', async () => {
     const { send } = show(threeWay(), 'ana');
     fireEvent.click(screen.getByRole('button', { name: 'Rebuys' }));

@@ -97,12 +97,26 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const dockError = snapshot.version === pressedAt ? (act.error ?? host.error) : null;
   // An action goes with what this screen shows its player facing (the engine's Facing): one tapped on a
   // stale screen (no connection, the table moved on meanwhile) is refused, not applied to a bet never seen.
+  const facing = myTurn && me ? facingOf(room, me) : null;
   const turnAction = (action: 'FOLD' | 'CALL'): Command =>
-    me ? { type: 'act', action, facing: facingOf(room, me) } : { type: 'act', action };
+    facing ? { type: 'act', action, facing } : { type: 'act', action };
+  // What the player faced when a turn dialog (raise, fold) opened: it closes when that changes, as when
+  // the turn moves on. A phone back online went from "your turn, nothing to call" straight to "your
+  // turn, $5.00 to call" with "Fold instead of checking?" still open, whose Check then called the $5.00
+  // (the session-32 review).
+  const facingKey = facing ? `${facing.handNumber}:${facing.stage}:${facing.toCall}` : null;
+  const [openedFacing, setOpenedFacing] = useState<string | null>(null);
+  const openTurnDialog = (kind: 'raise' | 'fold') => {
+    setOpenedFacing(facingKey);
+    setOpen(kind);
+  };
 
-  // A dialog whose moment has passed (the turn moved on, the pot was awarded, the player to remove
-  // left or was removed from another phone) closes itself.
-  if (((open === 'raise' || open === 'fold') && !myTurn) || (open === 'winner' && !undecided))
+  // A dialog whose moment has passed (the turn moved on or what it faces changed, the pot was awarded,
+  // the player to remove left or was removed from another phone) closes itself.
+  if (
+    ((open === 'raise' || open === 'fold') && (!myTurn || facingKey !== openedFacing)) ||
+    (open === 'winner' && !undecided)
+  )
     setOpen('none');
   if (removingId && !removing) setRemoving(null);
 
@@ -269,7 +283,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 // Folding when a check is free is almost always a slip of the thumb, and a fold cannot
                 // be taken back: asked first. Facing a bet it goes at once.
                 aria-haspopup={toCall > 0 ? undefined : 'dialog'}
-                onClick={() => (toCall > 0 ? press(act, turnAction('FOLD')) : setOpen('fold'))}
+                onClick={() => (toCall > 0 ? press(act, turnAction('FOLD')) : openTurnDialog('fold'))}
               >
                 {t.fold}
               </button>
@@ -286,7 +300,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 className="button primary large"
                 disabled={act.pending || !canRaise(limits)}
                 aria-haspopup="dialog"
-                onClick={() => setOpen('raise')}
+                onClick={() => openTurnDialog('raise')}
               >
                 {t.raise}
               </button>
@@ -426,7 +440,13 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         // Stepping away for a while is not leaving: sitting out keeps the seat and the chips (ours).
         <ConfirmModal
           title={t.leaveTitle}
-          text={canSitOut ? `${t.leaveText} ${t.leaveOrSitOut}` : t.leaveText}
+          text={
+            mine && !mine.isApproved
+              ? t.leaveWaiting
+              : canSitOut
+                ? `${t.leaveText} ${t.leaveOrSitOut}`
+                : t.leaveText
+          }
           confirmLabel={t.leaveConfirm}
           danger
           onConfirm={onLeave}
