@@ -85,8 +85,12 @@ export function raiseLimits(room: Room, playerId: string): RaiseLimits | null {
  */
 export function callAmount(room: Room, playerId: string): number {
   const me = playerById(room.players, playerId);
-  if (me === undefined) return 0;
-  return Math.max(0, Math.min(highestBet(room.players) - me.currentRoundBet, me.stack));
+  return me === undefined ? 0 : owed(room.players, me);
+}
+
+/** What `p` would add with CALL among `players`: callAmount's, on a room or a draft. */
+function owed(players: Record<string, Player>, p: Player): number {
+  return Math.max(0, Math.min(highestBet(players) - p.currentRoundBet, p.stack));
 }
 
 /** What `playerId`'s screen shows them facing now: sent with their action (types.ts Facing). */
@@ -138,9 +142,7 @@ function actError(d: Draft, actorId: string): string | null {
 
 /** Whether the table is still what `facing` says the player saw: the hand, the stage, the call. */
 function stillFacing(d: Draft, actorId: string, facing: Facing): boolean {
-  const p = d.players[actorId] as Player;
-  // callAmount's, on the draft.
-  const toCall = Math.max(0, Math.min(highestBet(d.players) - p.currentRoundBet, p.stack));
+  const toCall = owed(d.players, d.players[actorId] as Player);
   return facing.handNumber === d.gs.handNumber && facing.stage === d.gs.stage && facing.toCall === toCall;
 }
 

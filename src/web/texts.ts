@@ -38,7 +38,7 @@ export const landing = {
   tagline: 'Play poker without chips',
   start: 'Start a Game',
   join: 'Join with Code',
-  /** Ours: a finished game left with "Back to Home", opened again (use-room.ts LAST_RESULTS_MS). */
+  /** Ours: the results of a game this phone left, opened again (use-room.ts lastResults). */
   lastResults: "Last Game's Results",
   handsDealt: (count: string) => `${count} ${count === '1' ? 'hand' : 'hands'} dealt`,
   support: 'Support Chipless',

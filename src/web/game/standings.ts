@@ -12,7 +12,6 @@ export interface Standing {
   finalChips: number;
   netResult: number;
   isWinner: boolean;
-  left: boolean;
   /** How a player who left went, said after their name: "(left)", or "(removed)" by the host; '' if seated. */
   goneTag: string;
   /**
@@ -34,7 +33,6 @@ export function standings(room: Room): Standing[] {
     finalChips: p.finalChips ?? p.stack,
     netResult: p.netResult ?? 0,
     isWinner: p.isWinner ?? false,
-    left: false,
     goneTag: '',
     label: p.name,
   }));
@@ -44,7 +42,6 @@ export function standings(room: Room): Standing[] {
     finalChips: e.finalChips,
     netResult: e.netResult,
     isWinner: e.isWinner ?? false,
-    left: true,
     goneTag: e.removed ? t.removed : t.left,
     label: e.name,
   }));
@@ -104,7 +101,7 @@ export function resultsText(room: Room, ranking: Standing[]): string {
     ...ranking.map((s, i) =>
       t.shareRanking(
         i + 1,
-        `${s.name}${s.left ? ` ${s.goneTag}` : ''}`,
+        `${s.name}${s.goneTag ? ` ${s.goneTag}` : ''}`,
         signed(s.netResult),
         formatCents(s.finalChips),
       ),

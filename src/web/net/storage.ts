@@ -2,7 +2,7 @@ import type { SessionCredentials } from '../../shared/protocol';
 
 /**
  * Local storage of the browser: the session credentials, the room this browser sits in, a leave still
- * to be sent, the finished game left with "Back to Home" and the analytics session. Every access is guarded because storage can be unavailable (private modes,
+ * to be sent, the game whose results the home screen offers and the analytics session. Every access is guarded because storage can be unavailable (private modes,
  * disabled cookies); the app then works for the tab's lifetime only.
  */
 const KEYS = {
@@ -50,7 +50,10 @@ function isCredentials(v: unknown): v is SessionCredentials {
   );
 }
 
-/** A finished game this phone left with "Back to Home": its room code, and when (ms). */
+/**
+ * The game whose results the home screen offers: a finished game left with "Back to Home", or one its
+ * player left or was removed from while it was on (`departed`). Its room code, and since when (ms).
+ */
 export interface LastResults {
   code: string;
   at: number;
@@ -75,7 +78,7 @@ export const storage = {
   /** A room left while offline, whose leave is still to be sent (use-room.ts). */
   owedLeave: (): string | null => read(KEYS.owedLeave),
   setOwedLeave: (code: string | null): void => write(KEYS.owedLeave, code),
-  /** The finished game left with "Back to Home", whose results can be opened again (use-room.ts). */
+  /** The game whose results can be opened again from the home screen (use-room.ts lastResults). */
   lastResults: (): LastResults | null => readJson(KEYS.lastResults, isLastResults),
   setLastResults: (value: LastResults | null): void =>
     write(KEYS.lastResults, value === null ? null : JSON.stringify(value)),

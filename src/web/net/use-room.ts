@@ -36,12 +36,15 @@ export interface RoomApi {
    */
   goHome(): void;
   /**
-   * The room code of the last game this phone left, while the server may still keep it
-   * (LAST_RESULTS_MS), or null: a finished game left with "Back to Home", or a game its player left,
-   * or was removed from, while it was on (its results are theirs once the host ends it).
+   * The room code of the last game this phone left, while the server may still keep its results, or
+   * null: a finished game left with "Back to Home" (LAST_RESULTS_MS), or a game its player left, or was
+   * removed from, while it was on (LEFT_GAME_RESULTS_MS; its results are theirs once the host ends it).
    */
   lastResults: string | null;
-  /** Opens that game's results again: resumes the ended room, as a reload would have. */
+  /**
+   * Opens that game's results again: resumes the room as a reload would have (the server answers
+   * GAME_STILL_GOING for a game its player left that has not ended yet).
+   */
   openLastResults(): void;
   dismissNotice(): void;
 }

@@ -166,7 +166,7 @@ describe('Game over screen', () => {
   });
 
   it("says 'Everyone went Chipless!' when nobody has chips left", () => {
-    const zero = { netResult: -5_000, isWinner: false, left: false, goneTag: '' };
+    const zero = { netResult: -5_000, isWinner: false, goneTag: '' };
     expect(
       headline([
         { id: 'a', name: 'Ana', label: 'Ana', finalChips: 0, ...zero },

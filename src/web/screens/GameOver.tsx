@@ -60,7 +60,7 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
                   {s.name}
                   {s.isWinner ? <span className="tag winner">{t.winnerTag}</span> : null}
                   {s.id === me ? <span className="tag you">{common.you}</span> : null}
-                  {s.left ? <span className="tag">{s.goneTag}</span> : null}
+                  {s.goneTag ? <span className="tag">{s.goneTag}</span> : null}
                   <span className="sub">
                     {t.finalChips} <span className="nowrap">{formatCents(s.finalChips)}</span>
                   </span>

@@ -19,7 +19,7 @@ export interface LandingProps {
   onJoinLinkClosed?: () => void;
   /** Start a Game or Join a Game was opened: the room's screens can start loading. */
   onFormOpen?: () => void;
-  /** A finished game this phone left with "Back to Home" (its results can be opened again). */
+  /** A game this phone left whose results can be opened again (use-room.ts lastResults). */
   lastResults?: string | null;
   onOpenLastResults?: () => void;
 }

@@ -141,11 +141,7 @@ export function useTableNotice(room: Room, me: string | null): string | null {
     const stop = setTimeout(() => setShown(null), TABLE_NOTICE_MS);
     return () => clearTimeout(stop);
   }, [seq]);
-  if (
-    shown !== null &&
-    last?.undo &&
-    room.log.some((e) => e.seq > (last as { seq: number }).seq && PLAY.has(e.type))
-  )
+  if (shown !== null && seq !== null && last?.undo && room.log.some((e) => e.seq > seq && PLAY.has(e.type)))
     return null;
   return shown;
 }
