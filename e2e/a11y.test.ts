@@ -9,41 +9,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  animationsDone,
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
-  launchChromium,
-  openPhone,
-  type Phone,
-  shot,
-  startChipless,
-} from './browser';
+import { describe, expect, it } from 'vitest';
+import { animationsDone, chiplessSuite, type Phone, shot } from './browser';
 import { tourEveryScreen } from './tour';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 const NAMES = ['Ann', 'Bob', 'Cat'];
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const { phones } = chiplessSuite({ phones: NAMES });
 /** "screen: rule (impact): what and where", every violation found. */
 const problems: string[] = [];
-
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of NAMES) phones.push(await openPhone(browser, name, server.url));
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
 
 interface Violation {
   id: string;

@@ -40,23 +40,17 @@
  * ~75 s.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectHidden,
   expectText,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   squash,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import {
   button,
@@ -136,31 +130,28 @@ class Link {
   }
 }
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
 const links: Link[] = [];
-const phones: Phone[] = [];
+// Console errors and unhandled rejections fail the run too (strict); the proxies close at the end.
+const chipless = chiplessSuite({
+  strict: true,
+  afterEnd: () => {
+    for (const l of links) l.close();
+  },
+});
+const { phones } = chipless;
 let ann: Phone;
 let bob: Phone;
 let bobLink: Link;
-/** Console errors and unhandled rejections (uncaught exceptions are in Phone.errors). */
-const problems: string[] = [];
 /** Per phone: WebSockets opened and closed. */
 const sockets = new Map<string, { opened: number; closed: number }>();
 /** Per phone: whether a WebSocket was opened as an upgrade of an HTTP long-polling session (`sid=`). */
 const upgrades = new Map<string, boolean>();
 
 async function openOn(name: string, profile: Profile): Promise<{ phone: Phone; link: Link }> {
-  if (!server || !browser) throw new Error('no server or browser');
   const link = new Link(profile);
   links.push(link);
-  const port = await link.open(server.port);
-  const phone = await openPhone(browser, name, `http://127.0.0.1:${port}`);
-  await phone.context.addInitScript(() => {
-    const w = window as unknown as { e2eRejections: string[] };
-    w.e2eRejections = [];
-    window.addEventListener('unhandledrejection', (e) => w.e2eRejections.push(String(e.reason)));
-  });
+  const port = await link.open(chipless.server.port);
+  const phone = await chipless.openPhone(name, `http://127.0.0.1:${port}`);
   const cdp = await phone.context.newCDPSession(phone.page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
@@ -179,10 +170,6 @@ async function openOn(name: string, profile: Profile): Promise<{ phone: Phone; l
       count.closed += 1;
     });
   });
-  phone.page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`${name} console: ${msg.text()}`);
-  });
-  phones.push(phone);
   return { phone, link };
 }
 
@@ -195,23 +182,8 @@ async function firstLoad(page: Page): Promise<number> {
 }
 
 beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
   ({ phone: ann } = await openOn('Ann', SLOW_3G));
   ({ phone: bob, link: bobLink } = await openOn('Bob', BAD_LINK));
-});
-
-afterAll(async () => {
-  for (const p of phones) {
-    const rejections = await p.page
-      .evaluate(() => (window as unknown as { e2eRejections: string[] }).e2eRejections)
-      .catch(() => [] as string[]);
-    problems.push(...rejections.map((r) => `${p.name} unhandled rejection: ${r}`));
-  }
-  const errors = await endRun(phones, browser, server);
-  for (const l of links) l.close();
-  expect([...errors, ...problems]).toEqual([]);
 });
 
 /** Waits (up to `ms`) for `p`'s turn and taps `label` on it; resolves when the turn left the phone. */
@@ -222,7 +194,7 @@ async function tap(p: Phone, label: string | RegExp, ms = 20_000) {
 }
 
 describe('bad networks: slow 3G, a 3 s link, a 15 s stall', () => {
-  stopAtFirstFailure('bad-network-', phones, () => server);
+  chipless.stopAtFirstFailure('bad-network-');
 
   it('first load, create and join on slow links', async () => {
     const annLoad = await firstLoad(ann.page);

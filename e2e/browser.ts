@@ -1,15 +1,23 @@
 /**
  * Support for the browser end-to-end tests: the real `npm start` server as a child process (fresh
- * SQLite data dir, free port), Debian's Chromium through playwright-core, phone-sized contexts,
- * screenshots, and small polling assertions (playwright-core has no auto-retrying `expect`).
+ * SQLite data dir, free port), Debian's Chromium through playwright-core, phone-sized contexts, a
+ * suite's setup and end of run (`chiplessSuite`), screenshots, and small polling assertions
+ * (playwright-core has no auto-retrying `expect`).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { afterEach, beforeEach } from 'vitest';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type LaunchOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { webBuildIsStale, webSources } from '../src/server/web-build';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -95,19 +103,27 @@ function groupRunning(pgid: number): boolean {
   });
 }
 
+/** How startChipless starts the server. */
+export interface StartOptions {
+  /** HOST: 127.0.0.1 by default; a LAN address for plain-http.test.ts. */
+  host?: string;
+  /** How long `npm start` may take to answer GET /healthz. */
+  timeoutMs?: number;
+  /** More environment for `npm start` (e.g. a rate limit); PORT, HOST and DATA_DIR stay the test's. */
+  env?: Record<string, string>;
+}
+
 /**
  * Starts `npm start` exactly as a user would, with PORT=0 (the server picks a free port and logs
- * it), HOST=`host` (127.0.0.1 by default; a LAN address for plain-http.test.ts) and a fresh temporary
- * DATA_DIR; resolves once GET /healthz answers 200 there.
+ * it), HOST=`host` (127.0.0.1 by default; a LAN address for plain-http.test.ts), the test's own
+ * environment plus `env`, and a fresh temporary DATA_DIR; resolves once GET /healthz answers 200 there.
  * `kill()` and `restart()` crash it and start it again on the same port and data dir.
  */
 export async function startChipless({
   host = '127.0.0.1',
   timeoutMs = 120_000,
-}: {
-  host?: string;
-  timeoutMs?: number;
-} = {}): Promise<ChiplessServer> {
+  env = {},
+}: StartOptions = {}): Promise<ChiplessServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chipless-e2e-'));
   let out = '';
   let current: ServerProcess | undefined;
@@ -119,6 +135,7 @@ export async function startChipless({
       cwd: REPO_ROOT,
       env: {
         ...process.env,
+        ...env,
         PORT: String(port),
         HOST: host,
         DATA_DIR: dataDir,
@@ -240,12 +257,13 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** Debian's Chromium (or CHROMIUM_PATH). Never downloads a browser. */
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium (or CHROMIUM_PATH), with `options` over the defaults. Never downloads a browser. */
+export function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     timeout: 60_000,
+    ...options,
   });
 }
 
@@ -318,6 +336,121 @@ export function stopAtFirstFailure(
       await shot(p.page, `${prefix}failure-${p.name.toLowerCase()}`, true).catch(() => {});
     console.error(`server output (last 4000 characters):\n${server()?.output().slice(-4000)}`);
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// A suite's setup and end
+// ---------------------------------------------------------------------------------------------
+
+export interface ChiplessSuiteOptions {
+  /** Phones opened in `beforeAll`, in this order, on the server's URL (more later: `openPhone`). */
+  phones?: readonly string[];
+  /** How the server starts (a LAN `host`, more `env`). */
+  server?: StartOptions;
+  /** Chromium's launch options over launchChromium's defaults (e.g. `ignoreDefaultArgs`). */
+  browser?: LaunchOptions;
+  /** Every phone's viewport, set as it opens (openPhone's is 360×740). */
+  viewport?: { width: number; height: number };
+  /**
+   * Each page's unhandled promise rejections (recorded by an init script, read at the end) and console
+   * errors also fail the run, not only its uncaught exceptions.
+   */
+  strict?: boolean;
+  /** At the end, first, the pages still open (e.g. disconnecting the suite's Node clients). */
+  beforeEnd?: () => void | Promise<void>;
+  /** At the end, once the browser is closed and the server stopped, before the check (e.g. closing proxies). */
+  afterEnd?: () => void | Promise<void>;
+}
+
+/** A suite's server, browser and phones (chiplessSuite). */
+export interface ChiplessSuite {
+  /** The server; throws before `beforeAll` has started it. */
+  readonly server: ChiplessServer;
+  /** The browser; throws before `beforeAll` has launched it. */
+  readonly browser: Browser;
+  /** Every phone opened, in order: one array all along, filled by `beforeAll` and `openPhone`. */
+  readonly phones: Phone[];
+  /** Opens a phone on `baseURL` (the server's by default) with the suite's viewport and checks; adds it to `phones`. */
+  openPhone(name: string, baseURL?: string): Promise<Phone>;
+  /** stopAtFirstFailure for the suite's phones and server: call it in the describe it is for. */
+  stopAtFirstFailure(prefix: string): void;
+}
+
+/**
+ * A suite's setup and end, registered as the file's `beforeAll` and `afterAll` (call it at the top level,
+ * before any `beforeAll` that uses the phones). `beforeAll`: the web build check, `npm start`, Chromium,
+ * then the `phones`. `afterAll`: `beforeEnd`, (`strict`) each page's unhandled rejections, then the
+ * browser closed and the server stopped (also when something before failed), `afterEnd`; then every
+ * page's uncaught exceptions (and `strict`'s rejections and console errors) fail the run, also when
+ * every step passed.
+ */
+export function chiplessSuite(options: ChiplessSuiteOptions = {}): ChiplessSuite {
+  const { viewport, strict = false } = options;
+  let server: ChiplessServer | undefined;
+  let browser: Browser | undefined;
+  const phones: Phone[] = [];
+  /** Unhandled rejections and console errors (`strict`). */
+  const problems: string[] = [];
+
+  const suite: ChiplessSuite = {
+    get server() {
+      if (!server) throw new Error('no server yet: it starts in the beforeAll of chiplessSuite');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('no browser yet: it starts in the beforeAll of chiplessSuite');
+      return browser;
+    },
+    phones,
+    async openPhone(name, baseURL) {
+      const phone = await openPhone(suite.browser, name, baseURL ?? suite.server.url);
+      phones.push(phone);
+      if (viewport) await phone.page.setViewportSize(viewport);
+      if (strict) {
+        await phone.context.addInitScript(() => {
+          const w = window as unknown as { e2eRejections: string[] };
+          w.e2eRejections = [];
+          window.addEventListener('unhandledrejection', (e) => w.e2eRejections.push(String(e.reason)));
+        });
+        phone.page.on('console', (msg) => {
+          if (msg.type() === 'error') problems.push(`${name} console: ${msg.text()}`);
+        });
+      }
+      return phone;
+    },
+    stopAtFirstFailure: (prefix) => stopAtFirstFailure(prefix, phones, () => server),
+  };
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    server = await startChipless(options.server);
+    browser = await launchChromium(options.browser);
+    for (const name of options.phones ?? []) await suite.openPhone(name);
+  });
+
+  afterAll(async () => {
+    let errors: string[] = [];
+    try {
+      await options.beforeEnd?.();
+      if (strict) {
+        for (const p of phones) {
+          const rejections = await p.page
+            .evaluate(() => (window as unknown as { e2eRejections: string[] }).e2eRejections)
+            .catch(() => [] as string[]);
+          problems.push(...rejections.map((r) => `${p.name} unhandled rejection: ${r}`));
+        }
+      }
+    } finally {
+      try {
+        errors = await endRun(phones, browser, server);
+      } finally {
+        await options.afterEnd?.();
+      }
+    }
+    expect([...errors, ...problems]).toEqual([]);
+  });
+
+  return suite;
 }
 
 /**

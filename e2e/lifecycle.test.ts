@@ -36,24 +36,18 @@
  * Chromium with `--disable-back-forward-cache`; this suite drops that flag so Back really restores
  * from the cache, as on a phone.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  CHROMIUM_ARGS,
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectDisabled,
   expectHidden,
   expectText,
   expectVisible,
-  openPhone,
   type Phone,
   shot,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import {
   act,
@@ -73,9 +67,12 @@ import {
   yourTurn,
 } from './screen';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const chipless = chiplessSuite({
+  phones: ['Ann', 'Bob', 'Cat'],
+  // Playwright's default disables the back/forward cache; a phone's browser has it.
+  browser: { ignoreDefaultArgs: ['--disable-back-forward-cache'] },
+});
+const { phones } = chipless;
 let ann: Phone;
 let bob: Phone;
 let cat: Phone;
@@ -84,22 +81,8 @@ let cat: Phone;
 const LONG_SLEEP_MS = 50_000;
 const NO_CONNECTION = 'No connection right now. Please try again in a moment.';
 
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    // Playwright's default disables the back/forward cache; a phone's browser has it.
-    ignoreDefaultArgs: ['--disable-back-forward-cache'],
-    timeout: 60_000,
-  });
-  for (const name of ['Ann', 'Bob', 'Cat']) phones.push(await openPhone(browser, name, server.url));
+beforeAll(() => {
   [ann, bob, cat] = phones as [Phone, Phone, Phone];
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
 const alert = (page: Page) => page.getByRole('alert');
@@ -163,7 +146,7 @@ async function setHidden(p: Phone, hidden: boolean) {
 }
 
 describe('phones that sleep, hide and leave the page, mid-hand', () => {
-  stopAtFirstFailure('lifecycle-', phones, () => server);
+  chipless.stopAtFirstFailure('lifecycle-');
 
   it('a phone asleep 5 s gets its turn meanwhile: awake, it is its turn, and its tap works', async () => {
     await startGame(ann, [bob, cat]);

@@ -18,22 +18,10 @@
  * session storage, and (printed, not asserted: speed is the bench's) how long a snapshot takes from the
  * WebSocket message to the DOM change and the main thread's time per hand.
  */
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CDPSession, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestPlayer } from '../src/server/scale-out/process-harness';
-import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
-  eventually,
-  expectHidden,
-  expectVisible,
-  launchChromium,
-  openPhone,
-  type Phone,
-  startChipless,
-  stopAtFirstFailure,
-} from './browser';
+import { chiplessSuite, eventually, expectHidden, expectVisible, type Phone } from './browser';
 import { button, dialog, enterRoom, hostControls, seat, yourTurn } from './screen';
 
 /** Installed before the app's scripts: live timers, and the time from a 'room' message to the DOM change. */
@@ -250,32 +238,28 @@ const kindOf = (hand: number): Kind => (Math.floor(hand / 4) % 2 === 0 ? 'fold' 
  */
 const CHECKPOINTS = [20, 100, 196, 396];
 
-const phones: Phone[] = [];
-let browser: Browser | undefined;
-let server: ChiplessServer | undefined;
-let ann: Phone;
-let dan: Phone;
 const bots: TestPlayer[] = [];
 let annTwin: TestPlayer;
 let danTwin: TestPlayer;
+const chipless = chiplessSuite({
+  phones: ['Ann', 'Dan'],
+  // The twins play a hand in ~50 ms, far above a person's 20 commands a second per connection:
+  // only the command rate limit is lifted.
+  server: { env: { COMMAND_RATE_PER_SEC: '1000', COMMAND_BURST: '1000' } },
+  beforeEnd: () => {
+    for (const b of [...bots, annTwin, danTwin]) b?.disconnect();
+  },
+});
+const { phones } = chipless;
+let ann: Phone;
+let dan: Phone;
 let code = '';
 const cdps = new Map<Phone, CDPSession>();
 const results = new Map<Phone, Metrics[]>();
 const latencies = new Map<Phone, number[]>();
 
-const savedEnv = { rate: process.env.COMMAND_RATE_PER_SEC, burst: process.env.COMMAND_BURST };
-
 beforeAll(async () => {
-  ensureWebBuild();
-  // The twins play a hand in ~50 ms, far above a person's 20 commands a second per connection:
-  // only the command rate limit is lifted (npm start inherits the environment).
-  process.env.COMMAND_RATE_PER_SEC = '1000';
-  process.env.COMMAND_BURST = '1000';
-  server = await startChipless();
-  browser = await launchChromium();
-  ann = await openPhone(browser, 'Ann', server.url);
-  dan = await openPhone(browser, 'Dan', server.url);
-  phones.push(ann, dan);
+  [ann, dan] = phones as [Phone, Phone];
   for (const p of phones) {
     await p.page.addInitScript(PROBE);
     const cdp = await p.context.newCDPSession(p.page);
@@ -286,22 +270,12 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  for (const b of [...bots, annTwin, danTwin]) b?.disconnect();
-  process.env.COMMAND_RATE_PER_SEC = savedEnv.rate;
-  process.env.COMMAND_BURST = savedEnv.burst;
-  if (savedEnv.rate === undefined) delete process.env.COMMAND_RATE_PER_SEC;
-  if (savedEnv.burst === undefined) delete process.env.COMMAND_BURST;
-  const errors = await endRun(phones, browser, server);
-  expect(errors).toEqual([]);
-});
-
 /** A second connection of the phone's own player (its token from local storage). */
 async function twinOf(p: Phone): Promise<TestPlayer> {
   const creds = await p.page.evaluate(() => JSON.parse(localStorage.getItem('chipless.credentials')!));
   const twin = new TestPlayer(`${p.name}'s twin`);
   twin.creds = creds;
-  await twin.connect(server!.url);
+  await twin.connect(chipless.server.url);
   expect(twin.id).toBe(creds.playerId);
   twin.roomCode = code;
   await twin.resume();
@@ -358,7 +332,7 @@ async function settle(hand: number): Promise<void> {
 const handNow = () => annTwin.latest!.room.gameState.handNumber;
 
 describe('a long night on one phone', () => {
-  stopAtFirstFailure('long-night-', phones, () => server);
+  chipless.stopAtFirstFailure('long-night-');
 
   it('Ann hosts, Dan joins on his phone, Bob and Cat from Node; the first hands through the screens', async () => {
     await enterRoom(ann.page, 'Start a Game', { name: 'Ann', chips: '50' });
@@ -367,7 +341,7 @@ describe('a long night on one phone', () => {
     await button(ann.page, 'Approve Dan').click();
     for (const name of ['Bob', 'Cat']) {
       const bot = new TestPlayer(name);
-      await bot.connect(server!.url);
+      await bot.connect(chipless.server.url);
       await bot.joinRoom(code, name, 5_000);
       bots.push(bot);
       await button(ann.page, `Approve ${name}`).click();

@@ -5,20 +5,9 @@
  * where the host picks the winner. The raise dialog is also tried on the smallest phone (320×568),
  * with an error in it.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
-  expectHidden,
-  expectText,
-  expectVisible,
-  launchChromium,
-  openPhone,
-  type Phone,
-  startChipless,
-} from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chiplessSuite, expectHidden, expectText, expectVisible, type Phone } from './browser';
 import { button, enterRoom } from './screen';
 
 const SMALL_PHONE = { width: 360, height: 640 };
@@ -27,24 +16,7 @@ const NO_CONNECTION = 'No connection right now. Please try again in a moment.';
 const HOST = 'WWWWWWWWWWWWWWWWWWW1';
 const GUEST = 'WWWWWWWWWWWWWWWWWWW2';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
-
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of [HOST, GUEST]) {
-    const phone = await openPhone(browser, name, server.url);
-    await phone.page.setViewportSize(SMALL_PHONE);
-    phones.push(phone);
-  }
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
+const { phones } = chiplessSuite({ phones: [HOST, GUEST], viewport: SMALL_PHONE });
 
 /** How far the page reaches past the viewport's right edge (0: it does not scroll sideways). */
 const sidewaysOverflow = (page: Page) =>

@@ -23,23 +23,16 @@
  * console error; the wake-lock and turn-buzz effects ran on a table without throwing.
  */
 import { networkInterfaces } from 'node:os';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectHidden,
   expectText,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   squash,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import {
   act,
@@ -64,57 +57,38 @@ const LAN_HOST =
     .find((i) => i?.family === 'IPv4' && !i.internal)?.address ??
   'none';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
-let ann: Phone;
-let bob: Phone;
-let cat: Phone;
-/** Console errors and unhandled rejections per phone (uncaught exceptions are in Phone.errors). */
-const problems: string[] = [];
-/** The WebSocket URLs each phone's page opened (the page's CSP must let ws://LAN_HOST through). */
-const sockets = new Map<string, string[]>();
-
-beforeAll(async () => {
+// Before the server starts (this hook runs first).
+beforeAll(() => {
   expect(
     Object.values(networkInterfaces())
       .flat()
       .some((i) => i?.address === LAN_HOST),
     `this machine has no non-loopback IPv4 address ${LAN_HOST} (set LAN_HOST to one)`,
   ).toBe(true);
-  ensureWebBuild();
-  server = await startChipless({ host: LAN_HOST });
-  browser = await launchChromium();
-  for (const name of ['Ann', 'Bob', 'Cat']) {
-    const phone = await openPhone(browser, name, server.url);
-    // Before any script of the app: unhandled rejections, and what a copy put on the clipboard (the
-    // page cannot read the clipboard back on an insecure origin, but it sees the copy event).
-    await phone.context.addInitScript(() => {
-      const w = window as unknown as { e2eRejections: string[]; e2eCopied: string[] };
-      w.e2eRejections = [];
-      w.e2eCopied = [];
-      window.addEventListener('unhandledrejection', (e) => w.e2eRejections.push(String(e.reason)));
-      document.addEventListener('copy', () => w.e2eCopied.push(String(document.getSelection())));
-    });
-    sockets.set(name, []);
-    phone.page.on('websocket', (ws) => sockets.get(name)?.push(ws.url()));
-    phone.page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`${name} console: ${msg.text()}`);
-    });
-    phones.push(phone);
-  }
-  [ann, bob, cat] = phones as [Phone, Phone, Phone];
 });
 
-afterAll(async () => {
-  for (const p of phones) {
-    const rejections = await p.page
-      .evaluate(() => (window as unknown as { e2eRejections: string[] }).e2eRejections)
-      .catch(() => [] as string[]);
-    problems.push(...rejections.map((r) => `${p.name} unhandled rejection: ${r}`));
+// Console errors and unhandled rejections fail the run too (strict), besides uncaught exceptions.
+const chipless = chiplessSuite({ phones: ['Ann', 'Bob', 'Cat'], server: { host: LAN_HOST }, strict: true });
+const { phones } = chipless;
+let ann: Phone;
+let bob: Phone;
+let cat: Phone;
+/** The WebSocket URLs each phone's page opened (the page's CSP must let ws://LAN_HOST through). */
+const sockets = new Map<string, string[]>();
+
+beforeAll(async () => {
+  for (const phone of phones) {
+    // Before any script of the app: what a copy put on the clipboard (the page cannot read the
+    // clipboard back on an insecure origin, but it sees the copy event).
+    await phone.context.addInitScript(() => {
+      const w = window as unknown as { e2eCopied: string[] };
+      w.e2eCopied = [];
+      document.addEventListener('copy', () => w.e2eCopied.push(String(document.getSelection())));
+    });
+    sockets.set(phone.name, []);
+    phone.page.on('websocket', (ws) => sockets.get(phone.name)?.push(ws.url()));
   }
-  const errors = await endRun(phones, browser, server);
-  expect([...errors, ...problems]).toEqual([]);
+  [ann, bob, cat] = phones as [Phone, Phone, Phone];
 });
 
 /** Every phone's stacks plus pot: the $150.00 Ann, Bob and Cat brought. */
@@ -122,7 +96,7 @@ const TABLE = { names: ['Ann', 'Bob', 'Cat'], total: 15_000 };
 const expectHand = (state: HandState) => expectHandOn(state, phones, TABLE);
 
 describe('plain HTTP on the home network (not a secure context)', () => {
-  stopAtFirstFailure('plain-http-', phones, () => server);
+  chipless.stopAtFirstFailure('plain-http-');
 
   it('the phones open the LAN address: an insecure origin without the secure-only APIs', async () => {
     for (const p of phones) {
@@ -139,7 +113,7 @@ describe('plain HTTP on the home network (not a secure context)', () => {
           serviceWorker: 'serviceWorker' in navigator,
         })),
       ).toEqual({
-        origin: server!.url,
+        origin: chipless.server.url,
         secure: false,
         randomUUID: 'undefined',
         clipboard: false,
@@ -154,7 +128,7 @@ describe('plain HTTP on the home network (not a secure context)', () => {
     await enterRoom(ann.page, 'Start a Game', { name: 'Ann', chips: '50' });
     const code = squash((await ann.page.locator('.room-code').textContent()) ?? '');
     expect(code).toMatch(/^[A-Z0-9]{4,8}$/);
-    const joinUrl = `${server!.url}/?join=${code}`;
+    const joinUrl = `${chipless.server.url}/?join=${code}`;
     await expectText(ann.page.locator('.join-link'), joinUrl.replace('http://', ''));
     expect(await ann.page.locator('.join-link').getAttribute('href')).toBe(joinUrl);
     await expectVisible(ann.page.getByRole('img', { name: new RegExp(code) }));
@@ -187,7 +161,7 @@ describe('plain HTTP on the home network (not a secure context)', () => {
     }
     for (const p of phones) await expectContains(p.page.locator('#players-title'), ['Players (3/']);
     // Socket.IO moved from long-polling to a WebSocket on the LAN address (not held back by the CSP).
-    const wsPrefix = `ws://${new URL(server!.url).host}/socket.io/?`;
+    const wsPrefix = `ws://${new URL(chipless.server.url).host}/socket.io/?`;
     await eventually(async () => {
       for (const p of phones) {
         const url = sockets.get(p.name)?.[0] ?? '';

@@ -23,12 +23,10 @@
  *   "Ann owes Bob $61.85", "Ann owes Cat $8.15".
  */
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectDisabled,
@@ -36,35 +34,22 @@ import {
   expectText,
   expectValue,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   shot,
   squash,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import { button, dialog, hostControls, pot, seat, stage, waitingLine, yourTurn } from './screen';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const chipless = chiplessSuite({ phones: ['Ann', 'Bob', 'Cat', 'Dan'] });
+const { phones } = chipless;
 let ann: Phone;
 let bob: Phone;
 let cat: Phone;
 let dan: Phone;
 let roomCode = '';
 
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of ['Ann', 'Bob', 'Cat', 'Dan']) phones.push(await openPhone(browser, name, server.url));
+beforeAll(() => {
   [ann, bob, cat, dan] = phones as [Phone, Phone, Phone, Phone];
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -141,13 +126,15 @@ const FIRST_LOAD_JS_BUDGET = 110_000;
 
 describe('the web app as served', () => {
   it("is React's production build, its first-load JavaScript within the budget", async () => {
-    const html = await (await fetch(`${server!.url}/`)).text();
+    const html = await (await fetch(`${chipless.server.url}/`)).text();
     // The scripts index.html loads or preloads: the first load of `/`.
     const scripts = [...new Set(html.match(/\/assets\/[^"]+\.js/g) ?? [])];
     expect(scripts.length).toBeGreaterThan(0);
     let gzipped = 0;
     for (const path of scripts) {
-      const res = await fetch(`${server!.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      const res = await fetch(`${chipless.server.url}${path}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
       expect(res.status).toBe(200);
       const code = Buffer.from(await res.arrayBuffer());
       // React's development runtime (jsxDEV) is what a build made under NODE_ENV=test or development
@@ -161,7 +148,7 @@ describe('the web app as served', () => {
 });
 
 describe('a poker night on four phones', () => {
-  stopAtFirstFailure('', phones, () => server);
+  chipless.stopAtFirstFailure('');
 
   it('landing, menu, about and FAQ', async () => {
     const { page } = ann;
@@ -193,7 +180,9 @@ describe('a poker night on four phones', () => {
       await page.goto(path);
       await expectText(page.getByRole('heading', { level: 1 }), heading);
       expect(await page.title()).toBe(title);
-      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${server?.url}${path}`);
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(
+        `${chipless.server.url}${path}`,
+      );
       expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
       await shot(page, file);
     }
@@ -267,7 +256,7 @@ describe('a poker night on four phones', () => {
     // Cat opens the lobby's join link: the join form opens with the code filled in.
     const link = ann.page.getByRole('link', { name: /\/\?join=/ });
     const href = await link.getAttribute('href');
-    expect(href).toBe(`${server?.url}/?join=${roomCode}`);
+    expect(href).toBe(`${chipless.server.url}/?join=${roomCode}`);
     await cat.page.goto(href ?? '');
     const catJoin = dialog(cat.page, 'Join a Game');
     await expectVisible(catJoin);

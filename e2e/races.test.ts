@@ -22,44 +22,26 @@
  *   confirmation; tab 2 ends the game. Every phone is on the game-over screen with no dialog: "Bob Left
  *   em' all Chipless!", "Ann owes Bob $0.50" and "Dan owes Bob $0.50"; Bob's Back to Home works.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectHidden,
   expectText,
   expectValue,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   shot,
   squash,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import { act, button, dialog, enterRoom, hostControls, seat, stage, yourTurn } from './screen';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const chipless = chiplessSuite({ phones: ['Ann', 'Bob', 'Cat', 'Dan'] });
+const { phones } = chipless;
 let tab2: Page;
 let code = '';
-
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of ['Ann', 'Bob', 'Cat', 'Dan']) phones.push(await openPhone(browser, name, server.url));
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
 
 const phone = (name: string) => phones.find((p) => p.name === name)!;
 const REMOVE = 'Remove this player from the game?';
@@ -88,7 +70,7 @@ async function expectSentHome(p: Phone) {
 }
 
 describe('races between phones', () => {
-  stopAtFirstFailure('races-', phones, () => server);
+  chipless.stopAtFirstFailure('races-');
 
   it("lobby: a removal from the host's other tab closes this tab's question about the same player", async () => {
     const [ann, bob, cat, dan] = ['Ann', 'Bob', 'Cat', 'Dan'].map(phone) as [Phone, Phone, Phone, Phone];

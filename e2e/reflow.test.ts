@@ -11,19 +11,9 @@
  * stick them: styles.css), and the root font size follows the text size setting. Every problem is collected and
  * listed at the end, so one run names them all.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  animationsDone,
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
-  launchChromium,
-  openPhone,
-  type Phone,
-  shot,
-  startChipless,
-} from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { animationsDone, chiplessSuite, type Phone, shot } from './browser';
 import { tourEveryScreen } from './tour';
 
 interface Size {
@@ -45,22 +35,9 @@ const SIZES: Record<string, Size> = {
 
 const NAMES = ['WWWWWWWWWWWWWWWWWWW1', 'WWWWWWWWWWWWWWWWWWW2', 'WWWWWWWWWWWWWWWWWWW3'];
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const { phones } = chiplessSuite({ phones: NAMES });
 /** "screen @ size: problem", every one found. */
 const problems: string[] = [];
-
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of NAMES) phones.push(await openPhone(browser, name, server.url));
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
 
 /** Sets the browser's default font size (what a reader's text size setting changes). */
 async function setTextSize(p: Phone, px: number): Promise<void> {

@@ -25,23 +25,17 @@
  * sees Ann go (the other phones show her offline), and she gets nothing while offline.
  * Neither reload happens: a mark left on each page's `window` is still there at the end of each step.
  */
-import type { Browser, WebSocket } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebSocket } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectHidden,
   expectText,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   shot,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import {
   act,
@@ -59,26 +53,17 @@ import {
   yourTurn,
 } from './screen';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const chipless = chiplessSuite({ phones: ['Ann', 'Bob', 'Cat'] });
+const { phones } = chipless;
 let ann: Phone;
 let bob: Phone;
 let cat: Phone;
 /** Every WebSocket Ann's page opened. */
 const annSockets: WebSocket[] = [];
 
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of ['Ann', 'Bob', 'Cat']) phones.push(await openPhone(browser, name, server.url));
+beforeAll(() => {
   [ann, bob, cat] = phones as [Phone, Phone, Phone];
   ann.page.on('websocket', (ws) => annSockets.push(ws));
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
 });
 
 /** Every phone's stacks plus pot: the $150.00 Ann, Bob and Cat brought. */
@@ -92,7 +77,7 @@ const expectNoReload = async () => {
 };
 
 describe('a server crash and a phone offline, mid-hand, without reloads', () => {
-  stopAtFirstFailure('restart-', phones, () => server);
+  chipless.stopAtFirstFailure('restart-');
 
   it('the server is killed and started again: every phone comes back to the same hand, play goes on', async () => {
     await startGame(ann, [bob, cat]);
@@ -117,7 +102,7 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
     await expectHand(before);
     await markPages();
 
-    await server!.kill();
+    await chipless.server.kill();
     for (const p of phones) {
       await expectText(
         reconnecting(p.page),
@@ -125,7 +110,7 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
       );
     }
     await shot(cat.page, 'restart-1-reconnecting');
-    await server!.restart();
+    await chipless.server.restart();
     for (const p of phones) await expectHidden(reconnecting(p.page));
     await expectHand(before);
     // The new process knows who is connected again: nobody shows offline.

@@ -8,21 +8,14 @@
  * screen showed (the engine's Facing) and is refused; Bob reads the table as it is, still his turn,
  * 'Call $5.00', and decides again.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   expectContains,
   expectHidden,
   expectText,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import {
   act,
@@ -37,23 +30,11 @@ import {
   yourTurn,
 } from './screen';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
-
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of ['Ann', 'Bob', 'Cat']) phones.push(await openPhone(browser, name, server.url));
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
+const chipless = chiplessSuite({ phones: ['Ann', 'Bob', 'Cat'] });
+const { phones } = chipless;
 
 describe('a Check tapped offline, sent once the phone is back, after the table moved on', () => {
-  stopAtFirstFailure('stale-tap-', phones, () => server);
+  chipless.stopAtFirstFailure('stale-tap-');
 
   it('is refused: Bob still faces $5.00 with his $48.00, and calls it when he means to', async () => {
     const [ann, bob, cat] = phones as [Phone, Phone, Phone];

@@ -33,49 +33,28 @@
  * have his turn; checked down, Hal wins 400 (5000 each). Hand 3 (Hal D/SB): Hal double-taps "New Hand"
  * and must still have his turn with "Call $1.00".
  */
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   eventually,
   expectContains,
   expectHidden,
   expectText,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   shot,
   squash,
-  startChipless,
 } from './browser';
 import { button, dialog, enterRoom, hostControls, seat, yourTurn } from './screen';
 
 const SMALL_PHONE = { width: 360, height: 640 };
 const NO_CONNECTION = 'No connection right now. Please try again in a moment.';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
+const chipless = chiplessSuite({ viewport: SMALL_PHONE });
 
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
-
-async function phone(name: string): Promise<Phone> {
-  const p = await openPhone(browser!, name, server!.url);
-  await p.page.setViewportSize(SMALL_PHONE);
-  phones.push(p);
-  return p;
-}
+/** Opens a phone at 360×640; each describe opens its own. */
+const phone = (name: string): Promise<Phone> => chipless.openPhone(name);
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -587,10 +566,13 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
 
   /** If Ann's phone left the app (Back), brings it back (Forward, else the address again). */
   async function bringAnnBack() {
-    if (new URL(ann.page.url()).origin === server!.url && (await ann.page.locator('h1.stage').count()) > 0)
+    if (
+      new URL(ann.page.url()).origin === chipless.server.url &&
+      (await ann.page.locator('h1.stage').count()) > 0
+    )
       return;
     await ann.page.goForward().catch(() => null);
-    if (new URL(ann.page.url()).origin !== server!.url) await ann.page.goto('/');
+    if (new URL(ann.page.url()).origin !== chipless.server.url) await ann.page.goto('/');
   }
 
   // Back does not close a dialog: dialogs push no history entry (a decision, src/web/README.md), so
@@ -601,7 +583,7 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
     await expectVisible(dialog(ann.page, 'Raise'));
     await ann.page.goBack({ timeout: 5_000 }).catch(() => null);
     await shot(ann.page, 'tipsy-03-back-in-raise-dialog').catch(() => {});
-    expect(ann.page.url()).not.toBe(`${server!.url}/`);
+    expect(ann.page.url()).not.toBe(`${chipless.server.url}/`);
     await bringAnnBack();
     await expectTable(seated(), annToAct);
     expect(await openDialogs(ann.page)).toBe(0);
@@ -611,7 +593,7 @@ describe('tipsy friends at one table: Ann hosts, Bob, Cat, and Dan late', () => 
     await bringAnnBack();
     await ann.page.goBack({ timeout: 10_000 }).catch(() => null);
     await ann.page.goForward({ timeout: 10_000 }).catch(() => null);
-    if (new URL(ann.page.url()).origin !== server!.url) await ann.page.goto('/');
+    if (new URL(ann.page.url()).origin !== chipless.server.url) await ann.page.goto('/');
     await expectTable(seated(), annToAct);
     await expectContains(seat(ann.page, 'Ann'), ['(You)', 'Dealer']);
   });

@@ -22,24 +22,17 @@
  *   every chip in the pot goes back (Ann's to her results), Ann 4800, Bob 4800, Cat 5400:
  *   "Ann owes Cat $2.00", "Bob owes Cat $2.00".
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type ChiplessServer,
-  endRun,
-  ensureWebBuild,
+  chiplessSuite,
   expectContains,
   expectDisabled,
   expectHidden,
   expectText,
   expectValue,
   expectVisible,
-  launchChromium,
-  openPhone,
   type Phone,
   shot,
-  startChipless,
-  stopAtFirstFailure,
 } from './browser';
 import {
   act,
@@ -54,23 +47,11 @@ import {
   yourTurn,
 } from './screen';
 
-let server: ChiplessServer | undefined;
-let browser: Browser | undefined;
-const phones: Phone[] = [];
-const phone = (name: string) => phones.find((p) => p.name === name)!;
 const NAMES = ['Ann', 'Bob', 'Cat'] as const;
 const TOTAL = 15_000;
-
-beforeAll(async () => {
-  ensureWebBuild();
-  server = await startChipless();
-  browser = await launchChromium();
-  for (const name of NAMES) phones.push(await openPhone(browser, name, server.url));
-});
-
-afterAll(async () => {
-  expect(await endRun(phones, browser, server)).toEqual([]);
-});
+const chipless = chiplessSuite({ phones: NAMES });
+const { phones } = chipless;
+const phone = (name: string) => phones.find((p) => p.name === name)!;
 
 /** The host's Undo question, opened from the host controls; returns the dialog. */
 async function askUndo(host: Phone) {
@@ -86,7 +67,7 @@ async function expectNoUndoForPlayers() {
 }
 
 describe("the host's undo", () => {
-  stopAtFirstFailure('undo-', phones, () => server);
+  chipless.stopAtFirstFailure('undo-');
 
   it('a raise taken back: every phone shows the raiser to act again, the stack back to the cent', async () => {
     const [ann, bob, cat] = NAMES.map(phone) as [Phone, Phone, Phone];
