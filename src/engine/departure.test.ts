@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
-import { leftDuringGame } from './index';
+import { leftDuringGame, stakeLeftInPot } from './index';
 import { settle } from './settlement';
 import {
   deepFreeze,
@@ -361,6 +361,82 @@ describe('a side pot only the leaver can win (regression, session 26 audit)', ()
       ['main', 3_000, ['p2', 'p3']],
       ['side-1', 4_000, ['p2']],
     ]);
+  });
+});
+
+describe('a bet nobody left in the hand can ever call (regression, session 33 audit)', () => {
+  /**
+   * Blinds $1/$2. p0 D $100, p1 SB $50, p2 BB $10, p3 $100. p3 all-in for $100, p0 folds, p1 all-in
+   * for $50; p2 (BB, $8 behind: $10 at most) is still to act. Nobody left can put in more than $50,
+   * so p3's top $50 is a bet nobody can call.
+   */
+  const uncallable = () =>
+    play(started([10_000, 5_000, 1_000, 10_000]), ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'ALL_IN']);
+
+  it('goes back to its owner as they leave mid-round, as it would one action later at the showdown', () => {
+    const r = uncallable();
+    expect(r.gameState.currentTurnPlayerId).toBe('p2');
+    const { room, events } = runWithEvents(r, 'p3', { type: 'leave' }, 9_000);
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'playerLeft', playerId: 'p3', name: 'P3' },
+      { type: 'betReturned', playerId: 'p3', name: 'P3', amount: 5_000 },
+    ]);
+    // p3 leaves with the $50.00 nobody could call; the $50.00 p1 covered stays in as dead money.
+    expect(room!.ledger).toEqual([
+      { id: 'p3', name: 'P3', finalChips: 5_000, totalInvestment: 10_000, netResult: -5_000, leftAt: 9_000 },
+    ]);
+    expect(room!.gameState.departedContributions).toEqual({ p3: 5_000 });
+    expect(room!.gameState.currentTurnPlayerId).toBe('p2');
+    // p2 calls all-in: main $30.00 (p1, p2), side $80.00 (p1). Before, side-1 was $130.00: p1 won
+    // $50.00 of p3's that p1 never covered.
+    const end = play(room!, ['p2', 'CALL']);
+    expect(end.gameState.stage).toBe('SHOWDOWN');
+    expect(potsOf(end)).toEqual([
+      ['main', 3_000, ['p1', 'p2']],
+      ['side-1', 8_000, ['p1']],
+    ]);
+    // The same night with p3 leaving one action later, at the showdown: the same books.
+    const later = run(play(r, ['p2', 'CALL']), 'p3', { type: 'leave' }, 9_000);
+    expect(later.ledger).toEqual(room!.ledger);
+    expect(potsOf(later)).toEqual(potsOf(end));
+    expect(stacks(later)).toEqual(stacks(end));
+  });
+
+  it('the leave and remove questions are told what stays in the pot: $50.00 of the $100.00', () => {
+    const r = uncallable();
+    expect(stakeLeftInPot(r, 'p3')).toBe(5_000);
+    expect(stakeLeftInPot(r, 'p1')).toBe(5_000);
+    expect(stakeLeftInPot(r, 'p2')).toBe(200);
+    // Folded, or not in the room: leaving changes nothing in the pots.
+    expect(stakeLeftInPot(r, 'p0')).toBe(0);
+    expect(stakeLeftInPot(r, 'nobody')).toBe(0);
+    // Once the pots are paid there is nothing left to forfeit.
+    const paid = run(play(r, ['p2', 'CALL']), 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    expect(stakeLeftInPot(paid, 'p1')).toBe(0);
+  });
+
+  it('the same when the host removes them', () => {
+    const room = run(uncallable(), 'p0', { type: 'remove', playerId: 'p3' });
+    expect(room.ledger[0]).toMatchObject({ id: 'p3', finalChips: 5_000, netResult: -5_000, removed: true });
+  });
+
+  it('a bet someone still to act can call stays in the pot: leaving folds it', () => {
+    // p2 has $100 (p2 BB, $98 behind): p3's $100 can still be called, and leaving forfeits it.
+    let r = started([10_000, 5_000, 10_000, 10_000]);
+    r = play(r, ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'ALL_IN']);
+    const { room, events } = runWithEvents(r, 'p3', { type: 'leave' });
+    expect(events).toEqual([{ type: 'playerLeft', playerId: 'p3', name: 'P3' }]);
+    expect(room!.ledger[0]).toMatchObject({ id: 'p3', finalChips: 0, netResult: -10_000 });
+    expect(room!.gameState.departedContributions).toEqual({ p3: 10_000 });
+  });
+
+  it('heads-up: the big blind all-in leaves before the small blind, who can call it, acts: a fold', () => {
+    // p0 D/SB limps to $2, p1 BB all-in for $100: p0 has $98 behind and can call. Leaving folds.
+    let r = started([10_000, 10_000]);
+    r = play(r, ['p0', 'CALL'], ['p1', 'ALL_IN']);
+    const room = run(r, 'p1', { type: 'leave' });
+    expect(room.ledger[0]).toMatchObject({ id: 'p1', finalChips: 0, netResult: -10_000 });
+    expect(room.status).toBe('ENDED');
   });
 });
 

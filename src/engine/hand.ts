@@ -19,7 +19,7 @@ import {
 import { buildPots, type Contribution, potTotal, splitPot, uncalledBet } from './pots';
 import { seatIds } from './room';
 import { canAct, clockwiseFromDealer, dealtIn, inHand, positions } from './seats';
-import type { AutoAdvancedReason, GameState, Player, Pot, Stage } from './types';
+import type { AutoAdvancedReason, GameState, Player, Pot, Room, Stage } from './types';
 
 /** Stages in order (SPEC section 4). */
 export const STAGES: readonly Stage[] = ['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN'];
@@ -55,22 +55,29 @@ export function refreshPots(d: Draft): void {
 }
 
 /**
- * Before `playerId` leaves an unpaid showdown: the pots only they can win are theirs, and are paid to
- * them (then go with their stack into the ledger). Such a pot holds what was put in above every other
- * contender's total (a side pot the others folded out of); nobody else can ever win it. Without this,
- * the pots rebuilt without the leaver made it dead money for the pot below, and a short all-in player
- * took chips they never covered. A pot they share with others stays: leaving forfeits it, as a fold.
+ * Before `playerId` leaves the hand (leaving or removed): what nobody else can win is theirs, and
+ * is paid to them (then goes with their stack into the ledger). That is every chip put in above the
+ * most any other player still in the hand can be in for: their total, and while betting goes on
+ * (before the showdown) their stack too, which they may still bet. At an unpaid showdown it is a side
+ * pot the others folded out of; mid-round, a bet nobody left can call (a short all-in's cover). Without
+ * this, the pots rebuilt without the leaver made it dead money for the pot below, and a short all-in
+ * player took chips they never covered (session 26 at the showdown, session 33 mid-round, where the
+ * same night gave the leaver $50 back or not by whether they left before or after the last call).
+ * What the others can still win stays: leaving forfeits it, as a fold.
+ * Only their own chips: an uncalled bet returned ('betReturned'); with others' folded chips in it, the
+ * pots paid ('potAwarded', as at the showdown).
  */
 export function payUncontested(d: Draft, playerId: string): void {
-  if (d.room.status !== 'PLAYING' || d.gs.stage !== 'SHOWDOWN') return;
-  const entries = contributions(d);
-  const theirs = buildPots(entries).filter(
+  if (d.room.status !== 'PLAYING' || potTotal(d.gs.pots) === 0) return;
+  const leaver = d.players[playerId] as Player;
+  if (!inHand(leaver)) return;
+  const cap = othersCanBeIn(d.players, d.gs.stage, playerId);
+  const own = leaver.totalPotContribution - cap;
+  if (own <= 0) return;
+  // The pots only they are eligible for, before anything moves (the events name them).
+  const theirs = buildPots(contributions(d)).filter(
     (pot) => pot.amount > 0 && pot.eligiblePlayers.length === 1 && pot.eligiblePlayers[0] === playerId,
   );
-  if (theirs.length === 0) return;
-  // Everything above the highest total of the other contenders is in those pots.
-  let cap = 0;
-  for (const e of entries) if (e.live && e.id !== playerId) cap = Math.max(cap, e.amount);
   let paid = 0;
   for (const id of seatIds(d)) {
     const excess = (d.players[id] as Player).totalPotContribution - cap;
@@ -95,16 +102,45 @@ export function payUncontested(d: Draft, playerId: string): void {
   const p = edit(d, playerId);
   p.stack += paid;
   p.lastChipUpdate = d.now;
-  for (const pot of theirs)
-    emit(d, {
-      type: 'potAwarded',
-      potId: pot.id,
-      amount: pot.amount,
-      winners: [{ playerId, name: p.name, amount: pot.amount }],
-      reason: 'SHOWDOWN',
-      message: null,
-    });
+  if (paid === own) emit(d, { type: 'betReturned', playerId, name: p.name, amount: paid });
+  else
+    for (const pot of theirs)
+      emit(d, {
+        type: 'potAwarded',
+        potId: pot.id,
+        amount: pot.amount,
+        winners: [{ playerId, name: p.name, amount: pot.amount }],
+        reason: 'SHOWDOWN',
+        message: null,
+      });
   refreshPots(d);
+}
+
+/**
+ * The most any player still in the hand, other than `playerId`, can be in for: their total, and before
+ * the showdown their stack too if they can still bet (payUncontested).
+ */
+function othersCanBeIn(players: Record<string, Player>, stage: Stage, playerId: string): number {
+  const betting = stage !== 'SHOWDOWN';
+  let cap = 0;
+  for (const id in players) {
+    const q = players[id] as Player;
+    if (id === playerId || !q.isApproved || !inHand(q)) continue;
+    cap = Math.max(cap, q.totalPotContribution + (betting && canAct(q) ? q.stack : 0));
+  }
+  return cap;
+}
+
+/**
+ * What `playerId`, still in the hand, would leave in the pots by leaving (or being removed) now: what
+ * they have put in, less what nobody else can win, which goes with them (payUncontested). 0 when
+ * they are not in the hand, or its pots are paid. The leave and remove questions say it.
+ */
+export function stakeLeftInPot(room: Room, playerId: string): number {
+  const p = playerById(room.players, playerId);
+  if (p === undefined || room.status !== 'PLAYING' || !inHand(p) || potTotal(room.gameState.pots) === 0)
+    return 0;
+  return Math.min(p.totalPotContribution, othersCanBeIn(room.players, room.gameState.stage, playerId));
 }
 
 /** Returns an uncalled bet to its owner (betting is over). */

@@ -682,12 +682,15 @@ function checkDeparture(before: Room, after: Room, p: Player, removed: boolean):
   // How they went, as of this departure: the results say "(removed)" or "(left)".
   check(entry.removed === (removed ? true : undefined), 'ledger: removed or left');
   const ps = copy(seats(before.players)).filter((q) => q.id !== p.id);
-  // Leaving an unpaid showdown having put in more than every other player still in the hand, the
-  // player takes what nobody else can win: every chip put in above the highest of those totals.
+  // Leaving the hand having put in more than any other player still in it can be in for (their total,
+  // and before the showdown their stack too if they can still bet), the player takes what nobody else
+  // can win: every chip put in above that.
   const departed0 = Object.values(gs0.departedContributions ?? {});
   let uncontested = 0;
-  if (gs0.stage === 'SHOWDOWN' && live(p) && sum(gs0.pots.map((x) => x.amount)) > 0) {
-    const cap = Math.max(0, ...ps.filter(live).map((q) => q.totalPotContribution));
+  if (before.status === 'PLAYING' && live(p) && sum(gs0.pots.map((x) => x.amount)) > 0) {
+    const betting = gs0.stage !== 'SHOWDOWN';
+    const reach = (q: Player) => q.totalPotContribution + (betting && able(q) ? q.stack : 0);
+    const cap = Math.max(0, ...ps.filter(live).map(reach));
     if (p.totalPotContribution > cap)
       for (const n of [p.totalPotContribution, ...ps.map((q) => q.totalPotContribution), ...departed0])
         uncontested += Math.max(0, n - cap);

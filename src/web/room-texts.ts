@@ -135,6 +135,14 @@ export const table = {
   leaveText:
     'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',
   leaveConfirm: 'Leave Game',
+  /**
+   * What leaving costs in the hand being played (ours; the engine's stakeLeftInPot): leaving folds,
+   * and what the player put in stays for the others, less a bet nobody left can call, which goes
+   * with them. The audit of session 33: the question said nothing of the chips in the pot.
+   */
+  leaveStake: (amount: string) => `The ${amount} you have bet in this hand stays in the pot.`,
+  /** The same, in the host's remove question at the table. */
+  removeStake: (amount: string) => `The ${amount} they have bet in this hand stays in the pot.`,
   /** A player still waiting for approval has no chips in the game and no results to come (ours). */
   leaveWaiting: 'You are still waiting for the host to approve you.',
   /** Sitting out (ours; the engine's sitOut): offered where a player would leave, or be removed. */
@@ -289,6 +297,13 @@ export const endGame = {
   text: 'Are you sure you want to end the game? This will show final results and payouts for all players.',
   confirm: 'End Game & Auto-Settle Payouts',
   loading: 'Ending...',
+  /**
+   * After the spec's text while a hand has chips in its pots (ours): ending the game gives every chip
+   * of the unfinished hand back to its owner (engine finishGame), an unpaid showdown's pots too. The
+   * audit of session 33: the question did not say so, and a host could end the game before awarding
+   * a pot they were about to lose without anyone being told.
+   */
+  callOff: 'The hand in play is called off: every chip bet in it goes back to its owner.',
 };
 
 export const gameOver = {

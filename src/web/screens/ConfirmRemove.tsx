@@ -1,3 +1,4 @@
+import { formatCents } from '../../engine';
 import type { Command, Player } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -9,8 +10,11 @@ export function ConfirmRemove({
   send,
   onClose,
   sitOut,
+  stake = 0,
 }: {
   player: Player;
+  /** At the table: what the player has in the hand's pots and leaves there (engine stakeLeftInPot). */
+  stake?: number;
   send: (command: Command) => Promise<Ack<unknown>>;
   onClose: () => void;
   /**
@@ -21,16 +25,15 @@ export function ConfirmRemove({
   sitOut?: 'offer' | 'bringBack' | 'bringBackInHand';
 }) {
   const away = sitOut === undefined ? null : sitOut === 'offer';
+  const inPot = stake > 0 ? table.removeStake(formatCents(stake)) : null;
+  const text =
+    sitOut === 'offer' || sitOut === undefined
+      ? [`${player.name}.`, inPot, sitOut === 'offer' ? table.removeOrSitOut : null]
+      : [table.removeOrBringBack(player.name, sitOut === 'bringBackInHand'), inPot];
   return (
     <ConfirmModal
       title={t.removeTitle}
-      text={
-        sitOut === 'offer'
-          ? `${player.name}. ${table.removeOrSitOut}`
-          : sitOut === undefined
-            ? player.name
-            : table.removeOrBringBack(player.name, sitOut === 'bringBackInHand')
-      }
+      text={text.filter((part) => part !== null).join(' ')}
       confirmLabel={t.removeConfirm}
       danger
       onConfirm={() => send({ type: 'remove', playerId: player.id })}

@@ -7,6 +7,7 @@ import {
   formatCents,
   raiseLimits,
   STAGE_NAMES,
+  stakeLeftInPot,
   takenBack,
 } from '../../engine';
 import type { Command, Player, Room } from '../../engine/types';
@@ -410,7 +411,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {open === 'end' ? (
         <ConfirmModal
           title={endGame.title}
-          text={endGame.text}
+          text={potTotal(room) > 0 ? `${endGame.text} ${endGame.callOff}` : endGame.text}
           confirmLabel={endGame.confirm}
           pendingLabel={endGame.loading}
           danger
@@ -421,6 +422,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {removing ? (
         <ConfirmRemove
           player={removing}
+          stake={stakeLeftInPot(room, removing.id)}
           send={send}
           onClose={() => setRemoving(null)}
           sitOut={
@@ -440,13 +442,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
         // Stepping away for a while is not leaving: sitting out keeps the seat and the chips (ours).
         <ConfirmModal
           title={t.leaveTitle}
-          text={
-            mine && !mine.isApproved
-              ? t.leaveWaiting
-              : canSitOut
-                ? `${t.leaveText} ${t.leaveOrSitOut}`
-                : t.leaveText
-          }
+          text={mine && !mine.isApproved ? t.leaveWaiting : leaveQuestion(room, me, canSitOut)}
           confirmLabel={t.leaveConfirm}
           danger
           onConfirm={onLeave}
@@ -460,6 +456,15 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       ) : null}
     </main>
   );
+}
+
+/** The leave question of a seated player: the chips in the pot first, then the results, then sitting out. */
+function leaveQuestion(room: Room, me: string | null, canSitOut: boolean): string {
+  const stake = me === null ? 0 : stakeLeftInPot(room, me);
+  const parts = [t.leaveText];
+  if (stake > 0) parts.unshift(t.leaveStake(formatCents(stake)));
+  if (canSitOut) parts.push(t.leaveOrSitOut);
+  return parts.join(' ');
 }
 
 function Seat({
