@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from './commands';
-import { leftDuringGame, stakeLeftInPot } from './index';
+import { leftDuringGame, stakeOnLeaving } from './index';
 import { settle } from './settlement';
 import {
   deepFreeze,
@@ -52,45 +52,56 @@ describe('leaving or being removed mid-hand', () => {
 
   it('the last player left in the hand wins it; with one active player the game ends automatically', () => {
     const { room, events } = runWithEvents(started([10_000, 10_000]), 'p1', { type: 'leave' }, 7_000);
+    // p1's big blind: the $1.00 p0's small blind matched stays for p0, the $1.00 nobody matched goes back.
     expect(events.map((e) => e.type)).toEqual([
       'playerLeft',
+      'betReturned',
       'potAwarded',
       'stageChanged',
       'handCompleted',
       'gameEnded',
     ]);
-    expect(events[1]).toMatchObject({
-      amount: 300,
+    expect(events[1]).toEqual({ type: 'betReturned', playerId: 'p1', name: 'P1', amount: 100 });
+    expect(events[2]).toMatchObject({
+      amount: 200,
       reason: 'FOLD',
       message: 'P0 wins! All other players folded.',
     });
-    expect(events[4]).toEqual({ type: 'gameEnded', endedBy: 'auto' });
+    expect(events[5]).toEqual({ type: 'gameEnded', endedBy: 'auto' });
     expect(room!.status).toBe('ENDED');
     expect(room!.gameState).toMatchObject({ status: 'ENDED', endedBy: 'auto', endedAt: 7_000 });
-    expect(player(room!, 'p0')).toMatchObject({ finalChips: 10_200, netResult: 200, isWinner: true });
+    expect(player(room!, 'p0')).toMatchObject({ finalChips: 10_100, netResult: 100, isWinner: true });
     expect(room!.ledger).toEqual([
-      { id: 'p1', name: 'P1', finalChips: 9_800, totalInvestment: 10_000, netResult: -200, leftAt: 7_000 },
+      { id: 'p1', name: 'P1', finalChips: 9_900, totalInvestment: 10_000, netResult: -100, leftAt: 7_000 },
     ]);
   });
 
-  it('a raise left behind by a departing player is dead money in the pot below', () => {
+  it('a raise nobody called goes back to a departing player; what was matched is dead money in the pot', () => {
     let room = play(started([10_000, 10_000, 10_000, 10_000]), ['p3', 'RAISE', 1_000]);
     room = run(room, 'p0', { type: 'remove', playerId: 'p3' });
+    // The big blind's $2.00 matched $2.00 of p3's $10.00: that stays, the $8.00 goes with p3.
+    expect(room.ledger[0]).toMatchObject({ id: 'p3', finalChips: 9_800, netResult: -200 });
+    expect(room.gameState.departedContributions).toEqual({ p3: 200 });
     expect(room.gameState.currentTurnPlayerId).toBe('p0');
     room = play(room, ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
     expect(room.gameState.canAdvanceStage).toBe(true);
-    expect(potsOf(room)).toEqual([['main', 1_600, ['p0', 'p1', 'p2']]]);
+    expect(potsOf(room)).toEqual([['main', 800, ['p0', 'p1', 'p2']]]);
   });
 
-  it('both blinds removed before anyone acted: their blinds are a pot the others play for', () => {
+  it('both blinds removed before anyone acted: what the blinds matched is a pot the others play for', () => {
     let room = started([10_000, 10_000, 10_000, 10_000]); // p3 to act
-    room = run(run(room, 'p0', { type: 'remove', playerId: 'p1' }), 'p0', { type: 'remove', playerId: 'p2' });
-    expect(potsOf(room)).toEqual([['main', 300, ['p0', 'p3']]]);
+    // The big blind goes first: the $1.00 above the small blind nobody matched goes back with them.
+    room = run(run(room, 'p0', { type: 'remove', playerId: 'p2' }), 'p0', { type: 'remove', playerId: 'p1' });
+    expect(room.ledger.map((e) => [e.id, e.finalChips])).toEqual([
+      ['p2', 9_900],
+      ['p1', 9_900],
+    ]);
+    expect(potsOf(room)).toEqual([['main', 200, ['p0', 'p3']]]);
     room = play(room, ['p3', 'CALL'], ['p0', 'CALL']);
     for (let i = 0; i < 3; i++) room = play(room, 'advance', ['p3', 'CALL'], ['p0', 'CALL']);
     expect(room.gameState.stage).toBe('SHOWDOWN');
     room = run(room, 'p0', { type: 'declareWinners', winnerIds: ['p0', 'p3'] });
-    expect(stacks(room)).toEqual({ p0: 10_150, p3: 10_150 });
+    expect(stacks(room)).toEqual({ p0: 10_100, p3: 10_100 });
   });
 
   it('the button moves on from the seat of a dealer who left', () => {
@@ -404,15 +415,15 @@ describe('a bet nobody left in the hand can ever call (regression, session 33 au
 
   it('the leave and remove questions are told what stays in the pot: $50.00 of the $100.00', () => {
     const r = uncallable();
-    expect(stakeLeftInPot(r, 'p3')).toBe(5_000);
-    expect(stakeLeftInPot(r, 'p1')).toBe(5_000);
-    expect(stakeLeftInPot(r, 'p2')).toBe(200);
+    expect(stakeOnLeaving(r, 'p3')).toEqual({ bet: 10_000, stays: 5_000 });
+    expect(stakeOnLeaving(r, 'p1')).toEqual({ bet: 5_000, stays: 5_000 });
+    expect(stakeOnLeaving(r, 'p2')).toEqual({ bet: 200, stays: 200 });
     // Folded, or not in the room: leaving changes nothing in the pots.
-    expect(stakeLeftInPot(r, 'p0')).toBe(0);
-    expect(stakeLeftInPot(r, 'nobody')).toBe(0);
+    expect(stakeOnLeaving(r, 'p0')).toBeNull();
+    expect(stakeOnLeaving(r, 'nobody')).toBeNull();
     // Once the pots are paid there is nothing left to forfeit.
     const paid = run(play(r, ['p2', 'CALL']), 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
-    expect(stakeLeftInPot(paid, 'p1')).toBe(0);
+    expect(stakeOnLeaving(paid, 'p1')).toBeNull();
   });
 
   it('the same when the host removes them', () => {
@@ -420,22 +431,49 @@ describe('a bet nobody left in the hand can ever call (regression, session 33 au
     expect(room.ledger[0]).toMatchObject({ id: 'p3', finalChips: 5_000, netResult: -5_000, removed: true });
   });
 
-  it('a bet someone still to act can call stays in the pot: leaving folds it', () => {
-    // p2 has $100 (p2 BB, $98 behind): p3's $100 can still be called, and leaving forfeits it.
+  it('a bet nobody has matched yet comes back too, though someone still to act could call it', () => {
+    // p2 (BB) has $98 behind and could call p3's $100; p1 matched $50 of it. Leaving folds p3's hand:
+    // the $50.00 p1 matched stays in the pot, the $50.00 nobody matched goes back.
     let r = started([10_000, 5_000, 10_000, 10_000]);
     r = play(r, ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'ALL_IN']);
+    expect(stakeOnLeaving(r, 'p3')).toEqual({ bet: 10_000, stays: 5_000 });
+    const { room, events } = runWithEvents(r, 'p3', { type: 'leave' });
+    expect(events).toEqual([
+      { type: 'playerLeft', playerId: 'p3', name: 'P3' },
+      { type: 'betReturned', playerId: 'p3', name: 'P3', amount: 5_000 },
+    ]);
+    expect(room!.ledger[0]).toMatchObject({ id: 'p3', finalChips: 5_000, netResult: -5_000 });
+    expect(room!.gameState.departedContributions).toEqual({ p3: 5_000 });
+    // Whatever p2 does next, or did before p3 left, the books are the same (the session-33 review:
+    // p3 leaving just before p2's fold gave p1 all $100.00 of p3's, just after it $50.00).
+    const thenFold = play(room!, ['p2', 'FOLD']);
+    const foldFirst = run(play(r, ['p2', 'FOLD']), 'p3', { type: 'leave' });
+    expect(thenFold.ledger).toEqual(foldFirst.ledger);
+    expect(stacks(thenFold)).toEqual(stacks(foldFirst));
+    expect(player(thenFold, 'p1').stack).toBe(10_200);
+  });
+
+  it('a bet the others matched stays in the pot: leaving folds it', () => {
+    // p2 calls p3's $100 all-in before p3 leaves: all of it was matched and stays.
+    let r = started([10_000, 5_000, 10_000, 10_000]);
+    r = play(r, ['p3', 'ALL_IN'], ['p0', 'FOLD'], ['p1', 'ALL_IN'], ['p2', 'CALL']);
+    expect(stakeOnLeaving(r, 'p3')).toEqual({ bet: 10_000, stays: 10_000 });
     const { room, events } = runWithEvents(r, 'p3', { type: 'leave' });
     expect(events).toEqual([{ type: 'playerLeft', playerId: 'p3', name: 'P3' }]);
     expect(room!.ledger[0]).toMatchObject({ id: 'p3', finalChips: 0, netResult: -10_000 });
-    expect(room!.gameState.departedContributions).toEqual({ p3: 10_000 });
+    expect(potsOf(room!)).toEqual([
+      ['main', 15_000, ['p1', 'p2']],
+      ['side-1', 10_000, ['p2']],
+    ]);
   });
 
-  it('heads-up: the big blind all-in leaves before the small blind, who can call it, acts: a fold', () => {
-    // p0 D/SB limps to $2, p1 BB all-in for $100: p0 has $98 behind and can call. Leaving folds.
+  it('heads-up: the big blind shoves and leaves before the small blind acts: the shove nobody called comes back', () => {
+    // p0 D/SB limps to $2, p1 BB all-in for $100 and leaves: p1 forfeits the $2 p0 matched.
     let r = started([10_000, 10_000]);
     r = play(r, ['p0', 'CALL'], ['p1', 'ALL_IN']);
     const room = run(r, 'p1', { type: 'leave' });
-    expect(room.ledger[0]).toMatchObject({ id: 'p1', finalChips: 0, netResult: -10_000 });
+    expect(room.ledger[0]).toMatchObject({ id: 'p1', finalChips: 9_800, netResult: -200 });
+    expect(player(room, 'p0').stack).toBe(10_200);
     expect(room.status).toBe('ENDED');
   });
 });
@@ -449,7 +487,8 @@ describe('auto end counts seated players (regression, session 26 audit)', () => 
     r = run(r, 'p1', { type: 'leave' }, 4_000);
     expect(r.status).toBe('PLAYING');
     expect(r.gameState.stage).toBe('SHOWDOWN');
-    expect(stacks(r)).toEqual({ p0: 10_200, p2: 10_000 });
+    // p1's big blind: the $1.00 p0 matched is p0's, the $1.00 nobody matched went back with p1.
+    expect(stacks(r)).toEqual({ p0: 10_100, p2: 10_000 });
     r = run(r, 'p0', { type: 'newHand' }, 5_000);
     expect(r.gameState).toMatchObject({ handNumber: 2, stage: 'PRE_FLOP' });
     expect(player(r, 'p2')).toMatchObject({ isActive: true });

@@ -55,65 +55,80 @@ export function refreshPots(d: Draft): void {
 }
 
 /**
- * Before `playerId` leaves the hand (leaving or removed): what nobody else can win is theirs, and
- * is paid to them (then goes with their stack into the ledger). That is every chip put in above the
- * most any other player still in the hand can be in for: their total, and while betting goes on
- * (before the showdown) their stack too, which they may still bet. At an unpaid showdown it is a side
- * pot the others folded out of; mid-round, a bet nobody left can call (a short all-in's cover). Without
- * this, the pots rebuilt without the leaver made it dead money for the pot below, and a short all-in
- * player took chips they never covered (session 26 at the showdown, session 33 mid-round, where the
- * same night gave the leaver $50 back or not by whether they left before or after the last call).
- * What the others can still win stays: leaving forfeits it, as a fold.
- * Only their own chips: an uncalled bet returned ('betReturned'); with others' folded chips in it, the
- * pots paid ('potAwarded', as at the showdown).
+ * Before `playerId` leaves the hand (leaving or removed): leaving folds, and what the others matched
+ * stays in the pots for them; the rest is the leaver's (then goes with their stack into the ledger):
+ * 1. What nobody else can win: every chip put in above the most any other player still in the hand
+ *    can be in for (their total, and before the showdown their stack too, which they may still bet).
+ *    At an unpaid showdown that is a side pot the others folded out of; mid-round, a bet a short
+ *    all-in covered in part with everyone else folded or shorter still. With other players' folded
+ *    chips in it, those pots are paid to the leaver ('potAwarded', as at the showdown).
+ * 2. What nobody matched: their own chips above the most anyone else (in the hand, folded or gone)
+ *    has put in, a bet nobody has called ('betReturned', with 1 when it was their own chips only).
+ * Without these, the pots rebuilt without the leaver made their chips dead money for the pot below,
+ * and a short all-in player took chips they never covered (session 26 at the showdown; session 33
+ * mid-round, where the same night gave the leaver $50 back or not by whether they left before or
+ * after the last player's fold or call).
  */
 export function payUncontested(d: Draft, playerId: string): void {
   if (d.room.status !== 'PLAYING' || potTotal(d.gs.pots) === 0) return;
   const leaver = d.players[playerId] as Player;
   if (!inHand(leaver)) return;
   const cap = othersCanBeIn(d.players, d.gs.stage, playerId);
+  let returned = 0;
   const own = leaver.totalPotContribution - cap;
-  if (own <= 0) return;
-  // The pots only they are eligible for, before anything moves (the events name them).
-  const theirs = buildPots(contributions(d)).filter(
-    (pot) => pot.amount > 0 && pot.eligiblePlayers.length === 1 && pot.eligiblePlayers[0] === playerId,
-  );
-  let paid = 0;
-  for (const id of seatIds(d)) {
-    const excess = (d.players[id] as Player).totalPotContribution - cap;
-    if (excess <= 0) continue;
-    const q = edit(d, id);
-    q.totalPotContribution -= excess;
-    q.currentRoundBet = Math.min(q.currentRoundBet, q.totalPotContribution);
-    paid += excess;
-  }
-  const departed = d.gs.departedContributions;
-  if (departed !== undefined) {
-    const capped = { ...departed };
-    for (const id in capped) {
-      const excess = (capped[id] as number) - cap;
-      if (excess > 0) {
-        capped[id] = cap;
-        paid += excess;
-      }
+  if (own > 0) {
+    // The pots only they are eligible for, before anything moves (the events name them).
+    const theirs = buildPots(contributions(d)).filter(
+      (pot) => pot.amount > 0 && pot.eligiblePlayers.length === 1 && pot.eligiblePlayers[0] === playerId,
+    );
+    let paid = 0;
+    for (const id of seatIds(d)) {
+      const excess = (d.players[id] as Player).totalPotContribution - cap;
+      if (excess <= 0) continue;
+      const q = edit(d, id);
+      q.totalPotContribution -= excess;
+      q.currentRoundBet = Math.min(q.currentRoundBet, q.totalPotContribution);
+      paid += excess;
     }
-    d.gs.departedContributions = capped;
+    const departed = d.gs.departedContributions;
+    if (departed !== undefined) {
+      const capped = { ...departed };
+      for (const id in capped) {
+        const excess = (capped[id] as number) - cap;
+        if (excess > 0) {
+          capped[id] = cap;
+          paid += excess;
+        }
+      }
+      d.gs.departedContributions = capped;
+    }
+    edit(d, playerId).stack += paid;
+    if (paid === own) returned = paid;
+    else
+      for (const pot of theirs)
+        emit(d, {
+          type: 'potAwarded',
+          potId: pot.id,
+          amount: pot.amount,
+          winners: [{ playerId, name: leaver.name, amount: pot.amount }],
+          reason: 'SHOWDOWN',
+          message: null,
+        });
   }
-  const p = edit(d, playerId);
-  p.stack += paid;
-  p.lastChipUpdate = d.now;
-  if (paid === own) emit(d, { type: 'betReturned', playerId, name: p.name, amount: paid });
-  else
-    for (const pot of theirs)
-      emit(d, {
-        type: 'potAwarded',
-        potId: pot.id,
-        amount: pot.amount,
-        winners: [{ playerId, name: p.name, amount: pot.amount }],
-        reason: 'SHOWDOWN',
-        message: null,
-      });
-  refreshPots(d);
+  const unmatched =
+    (d.players[playerId] as Player).totalPotContribution - othersPutIn(d.players, d.gs, playerId);
+  if (unmatched > 0) {
+    const p = edit(d, playerId);
+    p.totalPotContribution -= unmatched;
+    p.currentRoundBet = Math.min(p.currentRoundBet, p.totalPotContribution);
+    p.stack += unmatched;
+    returned += unmatched;
+  }
+  if (returned > 0) emit(d, { type: 'betReturned', playerId, name: leaver.name, amount: returned });
+  if (own > 0 || unmatched > 0) {
+    edit(d, playerId).lastChipUpdate = d.now;
+    refreshPots(d);
+  }
 }
 
 /**
@@ -131,16 +146,30 @@ function othersCanBeIn(players: Record<string, Player>, stage: Stage, playerId: 
   return cap;
 }
 
+/** The most anyone other than `playerId` has put in this hand: seated (folded or not) or gone. */
+function othersPutIn(players: Record<string, Player>, gs: GameState, playerId: string): number {
+  let most = 0;
+  for (const id in players)
+    if (id !== playerId) most = Math.max(most, (players[id] as Player).totalPotContribution);
+  const departed = gs.departedContributions ?? {};
+  for (const id in departed) if (id !== playerId) most = Math.max(most, departed[id] as number);
+  return most;
+}
+
 /**
- * What `playerId`, still in the hand, would leave in the pots by leaving (or being removed) now: what
- * they have put in, less what nobody else can win, which goes with them (payUncontested). 0 when
- * they are not in the hand, or its pots are paid. The leave and remove questions say it.
+ * What leaving (or being removed) now does to `playerId`'s chips in the hand: `bet`, what they have put
+ * in, of which `stays` stays in the pots (payUncontested: what nobody else can win and what nobody
+ * matched go with them). Null when they have nothing in an unpaid hand they are still in. The leave and
+ * remove questions say it.
  */
-export function stakeLeftInPot(room: Room, playerId: string): number {
+export function stakeOnLeaving(room: Room, playerId: string): { bet: number; stays: number } | null {
   const p = playerById(room.players, playerId);
-  if (p === undefined || room.status !== 'PLAYING' || !inHand(p) || potTotal(room.gameState.pots) === 0)
-    return 0;
-  return Math.min(p.totalPotContribution, othersCanBeIn(room.players, room.gameState.stage, playerId));
+  if (p === undefined || room.status !== 'PLAYING' || !inHand(p) || p.totalPotContribution === 0) return null;
+  if (potTotal(room.gameState.pots) === 0) return null;
+  const cap = othersCanBeIn(room.players, room.gameState.stage, playerId);
+  // After 1 every contribution is at most `cap`; 2 then keeps what the most of the others put in.
+  const bet = p.totalPotContribution;
+  return { bet, stays: Math.min(bet, cap, othersPutIn(room.players, room.gameState, playerId)) };
 }
 
 /** Returns an uncalled bet to its owner (betting is over). */

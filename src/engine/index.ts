@@ -6,7 +6,7 @@
 
 export { callAmount, facingOf, highestBet, raiseError, raiseLimits } from './betting';
 export { applyCommand } from './commands';
-export { betweenHands, stakeLeftInPot } from './hand';
+export { betweenHands, stakeOnLeaving } from './hand';
 export { HOST_AWAY_MS } from './host';
 export { STAGE_NAMES } from './messages';
 export { CONVERSION_ERRORS, dollarsToCents, formatCents, parseCurrency } from './money';

@@ -69,10 +69,12 @@ describe('player ids that name Object.prototype members', () => {
   it("a player seated as 'constructor' leaves with chips in the pot: they stay in it (regression)", () => {
     let room = run(seated(['a', 'constructor']), 'h', { type: 'startGame' }); // h deals, a $1.00, constructor $2.00
     room = run(room, 'constructor', { type: 'leave' });
-    expect(room.gameState.departedContributions).toEqual({ constructor: 200 });
-    expect(potsOf(room)).toEqual([['main', 300, ['h', 'a']]]);
+    // The $1.00 of the big blind the small blind matched stays; the $1.00 nobody matched goes back.
+    expect(room.gameState.departedContributions).toEqual({ constructor: 100 });
+    expect(room.ledger[0]).toMatchObject({ id: 'constructor', finalChips: 900 });
+    expect(potsOf(room)).toEqual([['main', 200, ['h', 'a']]]);
     room = play(room, ['h', 'FOLD']);
-    expect(player(room, 'a').stack).toBe(1_200);
+    expect(player(room, 'a').stack).toBe(1_100);
     room = run(room, 'h', { type: 'endGame' });
     const nets = [
       ...Object.values(room.players).map((p) => p.netResult ?? 0),
@@ -88,8 +90,8 @@ describe('player ids that name Object.prototype members', () => {
       // not read Object.prototype's member when the end of the game returns the departed chips.
       let room = run(seated(['a', 'b', 'c', id]), 'h', { type: 'startGame' }); // h deals, a posts $1.00, b $2.00
       room = run(room, id, { type: 'leave' }); // nothing in the pot: 1000 back, net 0
-      room = run(room, 'b', { type: 'leave' }); // the big blind's $2.00 is dead money
-      expect(room.gameState.departedContributions).toEqual({ b: 200 });
+      room = run(room, 'b', { type: 'leave' }); // the $1.00 of the big blind a matched is dead money
+      expect(room.gameState.departedContributions).toEqual({ b: 100 });
       room = run(room, 'h', { type: 'endGame' });
       expect(room.ledger.find((e) => e.id === id)).toMatchObject({ finalChips: 1_000, netResult: 0 });
       expect(room.ledger.find((e) => e.id === 'b')).toMatchObject({ finalChips: 1_000, netResult: 0 });

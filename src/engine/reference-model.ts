@@ -3,6 +3,7 @@
  * readings of README.md), written without the engine's modules, to check each command's result in
  * the property tests. Slow and simple on purpose. Not part of the public API.
  */
+import { stakeOnLeaving } from './hand';
 import { HOST_AWAY_MS } from './host';
 import { foldWin, MSG, showdown } from './messages';
 import type {
@@ -682,24 +683,47 @@ function checkDeparture(before: Room, after: Room, p: Player, removed: boolean):
   // How they went, as of this departure: the results say "(removed)" or "(left)".
   check(entry.removed === (removed ? true : undefined), 'ledger: removed or left');
   const ps = copy(seats(before.players)).filter((q) => q.id !== p.id);
-  // Leaving the hand having put in more than any other player still in it can be in for (their total,
-  // and before the showdown their stack too if they can still bet), the player takes what nobody else
-  // can win: every chip put in above that.
-  const departed0 = Object.values(gs0.departedContributions ?? {});
+  // Leaving the hand folds it, and the player takes (1) what nobody else can win: every chip put in
+  // above the most any other player still in it can be in for (their total, and before the showdown
+  // their stack too if they can still bet); then (2) what nobody matched: their own chips above the
+  // most anyone else (seated, folded or gone) has then put in.
+  const departedEntries = Object.entries(gs0.departedContributions ?? {});
+  const departed0 = departedEntries.map(([, n]) => n);
   let uncontested = 0;
+  let unmatched = 0;
+  let stays: number | null = null;
   if (before.status === 'PLAYING' && live(p) && sum(gs0.pots.map((x) => x.amount)) > 0) {
     const betting = gs0.stage !== 'SHOWDOWN';
     const reach = (q: Player) => q.totalPotContribution + (betting && able(q) ? q.stack : 0);
     const cap = Math.max(0, ...ps.filter(live).map(reach));
+    const capped = (n: number) => (p.totalPotContribution > cap ? Math.min(n, cap) : n);
     if (p.totalPotContribution > cap)
       for (const n of [p.totalPotContribution, ...ps.map((q) => q.totalPotContribution), ...departed0])
         uncontested += Math.max(0, n - cap);
+    const others = [
+      ...ps.map((q) => q.totalPotContribution),
+      ...departedEntries.filter(([id]) => id !== p.id).map(([, n]) => n),
+    ];
+    unmatched = Math.max(0, capped(p.totalPotContribution) - Math.max(0, ...others.map(capped)));
+    stays = capped(p.totalPotContribution) - unmatched;
   }
-  check(entry.finalChips === p.stack + uncontested + (prev?.finalChips ?? 0), 'ledger chips');
+  // The leave and remove questions say what of the leaver's own chips stays in the pots.
+  const said = stakeOnLeaving(before, p.id);
+  const staysWant = p.totalPotContribution > 0 ? stays : null;
+  check((said?.stays ?? null) === staysWant, `stakeOnLeaving ${JSON.stringify(said)}, model ${staysWant}`);
+  if (said !== null) check(said.bet === p.totalPotContribution, 'stakeOnLeaving: bet');
+  check(
+    entry.finalChips === p.stack + uncontested + unmatched + (prev?.finalChips ?? 0),
+    `ledger chips ${entry.finalChips}, model ${p.stack + uncontested + unmatched + (prev?.finalChips ?? 0)}`,
+  );
   check(entry.totalInvestment === p.totalInvestment + (prev?.totalInvestment ?? 0), 'ledger investment');
   const seated = ps.filter((q) => q.isApproved).length;
   const potBefore =
-    sum(ps.map((q) => q.totalPotContribution)) + sum(departed0) + p.totalPotContribution - uncontested;
+    sum(ps.map((q) => q.totalPotContribution)) +
+    sum(departed0) +
+    p.totalPotContribution -
+    uncontested -
+    unmatched;
   const gs = after.gameState;
   const autoEnds = (stageAfter: Stage) => stageAfter === 'SHOWDOWN' && seated <= 1;
   if (gs0.stage === 'SHOWDOWN') {

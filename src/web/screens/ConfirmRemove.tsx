@@ -10,11 +10,11 @@ export function ConfirmRemove({
   send,
   onClose,
   sitOut,
-  stake = 0,
+  stake = null,
 }: {
   player: Player;
-  /** At the table: what the player has in the hand's pots and leaves there (engine stakeLeftInPot). */
-  stake?: number;
+  /** At the table: what removing does to the player's chips in the hand (engine stakeOnLeaving). */
+  stake?: { bet: number; stays: number } | null;
   send: (command: Command) => Promise<Ack<unknown>>;
   onClose: () => void;
   /**
@@ -25,7 +25,12 @@ export function ConfirmRemove({
   sitOut?: 'offer' | 'bringBack' | 'bringBackInHand';
 }) {
   const away = sitOut === undefined ? null : sitOut === 'offer';
-  const inPot = stake > 0 ? table.removeStake(formatCents(stake)) : null;
+  const inPot =
+    stake === null
+      ? null
+      : stake.stays === stake.bet
+        ? table.removeStake(formatCents(stake.stays))
+        : table.removeStakePart(formatCents(stake.stays), formatCents(stake.bet));
   const text =
     sitOut === 'offer' || sitOut === undefined
       ? [`${player.name}.`, inPot, sitOut === 'offer' ? table.removeOrSitOut : null]

@@ -30,10 +30,16 @@ const open = (button: string, title: string) => {
 };
 
 describe('the questions say what happens to the chips in the pot', () => {
-  it('leaving: what stays in the pot, less the bet nobody can call', () => {
+  it('leaving: what stays in the pot, and that the part nobody matched comes back', () => {
     showTable(uncallable(), 'dee');
     expect(open('Leave game', 'Leave this game?')).toContain(
-      'The $50.00 you have bet in this hand stays in the pot. Your chips at this moment stay in the final results.',
+      'Leaving folds your hand: $50.00 of the $100.00 you have bet stays in the pot; the rest, which nobody matched, comes back to you. Your chips at this moment stay in the final results.',
+    );
+    cleanup();
+    // Ben's $50.00 all-in: Dee matched all of it.
+    showTable(uncallable(), 'ben');
+    expect(open('Leave game', 'Leave this game?')).toContain(
+      'Leaving folds your hand: the $50.00 you have bet stays in the pot. Your chips at this moment',
     );
   });
 
@@ -46,13 +52,12 @@ describe('the questions say what happens to the chips in the pot', () => {
   it("the host's remove question at the table says what the player leaves in the pot", () => {
     showTable(uncallable(), 'ana');
     expect(open('Remove Ben', 'Remove this player from the game?')).toContain(
-      'Ben. The $50.00 they have bet in this hand stays in the pot.',
+      'Ben. Removing them folds their hand: the $50.00 they have bet stays in the pot.',
     );
     cleanup();
     showTable(uncallable(), 'ana');
-    // Cal has his $2.00 big blind in; Dee could still put in more than that.
-    expect(open('Remove Cal', 'Remove this player from the game?')).toContain(
-      'The $2.00 they have bet in this hand stays in the pot.',
+    expect(open('Remove Dee', 'Remove this player from the game?')).toContain(
+      'Dee. Removing them folds their hand: $50.00 of the $100.00 they have bet stays in the pot; the rest, which nobody matched, goes back to them.',
     );
   });
 

@@ -527,7 +527,7 @@ describe('Table', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove Ben' })));
     const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
     expect(dialog.querySelector('.modal-text')?.textContent).toBe(
-      'Ben. The $1.00 they have bet in this hand stays in the pot. Only stepping away for a while? Sit them out: they keep their seat and chips.',
+      'Ben. Removing them folds their hand: the $1.00 they have bet stays in the pot. Only stepping away for a while? Sit them out: they keep their seat and chips.',
     );
     expect(send).not.toHaveBeenCalled();
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' })));

@@ -7,7 +7,7 @@ import {
   formatCents,
   raiseLimits,
   STAGE_NAMES,
-  stakeLeftInPot,
+  stakeOnLeaving,
   takenBack,
 } from '../../engine';
 import type { Command, Player, Room } from '../../engine/types';
@@ -422,7 +422,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {removing ? (
         <ConfirmRemove
           player={removing}
-          stake={stakeLeftInPot(room, removing.id)}
+          stake={stakeOnLeaving(room, removing.id)}
           send={send}
           onClose={() => setRemoving(null)}
           sitOut={
@@ -460,9 +460,14 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 
 /** The leave question of a seated player: the chips in the pot first, then the results, then sitting out. */
 function leaveQuestion(room: Room, me: string | null, canSitOut: boolean): string {
-  const stake = me === null ? 0 : stakeLeftInPot(room, me);
+  const stake = me === null ? null : stakeOnLeaving(room, me);
   const parts = [t.leaveText];
-  if (stake > 0) parts.unshift(t.leaveStake(formatCents(stake)));
+  if (stake !== null)
+    parts.unshift(
+      stake.stays === stake.bet
+        ? t.leaveStake(formatCents(stake.stays))
+        : t.leaveStakePart(formatCents(stake.stays), formatCents(stake.bet)),
+    );
   if (canSitOut) parts.push(t.leaveOrSitOut);
   return parts.join(' ');
 }
