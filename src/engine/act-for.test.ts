@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ACT_FOR_AFTER_MS } from './host';
 import { MSG } from './messages';
 import { lobby, play, player, refuse, run, runWithEvents, started } from './test-helpers';
 import type { Command, GameEvent, Room } from './types';
@@ -16,6 +17,34 @@ const unmarked = (events: GameEvent[]) =>
     const { byHost: _byHost, ...rest } = e;
     return rest;
   });
+
+describe('actFor: only for a player away from the table (regression, session 33 security audit)', () => {
+  // p0 deals, p1 posts $1.00, p2 posts $2.00; p0 calls at 1_000: p1 is to act, phone connected.
+  const p1Turn = () => play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']);
+  const fold = (online: string[]): Command => ({ type: 'actFor', playerId: 'p1', action: 'FOLD', online });
+
+  it("refuses while the player's phone is connected and their turn is younger than 30 s", () => {
+    const room = p1Turn();
+    const at = room.lastActivity + ACT_FOR_AFTER_MS - 1;
+    expect(refuse(room, 'p0', fold(['p0', 'p1', 'p2']), room.lastActivity)).toBe(
+      'P1 is at the table and can act. Give them 30 seconds. Nothing was done.',
+    );
+    expect(refuse(room, 'p0', fold(['p0', 'p1', 'p2']), at)).toBe(
+      'P1 is at the table and can act. Give them 30 seconds. Nothing was done.',
+    );
+  });
+
+  it('takes it once the turn has waited 30 s, at once for a phone not connected, and for a player sitting out', () => {
+    const room = p1Turn();
+    const folded = (r: Room) => player(r, 'p1').hasFolded;
+    expect(folded(run(room, 'p0', fold(['p0', 'p1', 'p2']), room.lastActivity + ACT_FOR_AFTER_MS))).toBe(
+      true,
+    );
+    expect(folded(run(room, 'p0', fold(['p0', 'p2']), room.lastActivity))).toBe(true);
+    const away = run(room, 'p1', { type: 'sitOut', away: true }, room.lastActivity);
+    expect(folded(run(away, 'p0', fold(['p0', 'p1', 'p2']), away.lastActivity))).toBe(true);
+  });
+});
 
 describe('actFor: the host checks or folds for the player whose turn it is', () => {
   it('folds for a player facing a bet exactly as their own fold would, marked as the host’s', () => {

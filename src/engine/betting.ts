@@ -2,8 +2,9 @@
  * Betting: the four actions, raise limits and when a betting round is complete.
  */
 import { type Draft, edit, emit, playerById } from './draft';
+import { ACT_FOR_AFTER_MS } from './host';
 import type { Outcome } from './lobby';
-import { MSG, maxEffectiveBet, minimumRaise, notEnoughChips } from './messages';
+import { actForTooSoon, MSG, maxEffectiveBet, minimumRaise, notEnoughChips } from './messages';
 import { potTotal } from './pots';
 import { seatIds } from './room';
 import { canAct, inHand, needsToAct, nextSeat } from './seats';
@@ -232,13 +233,25 @@ export function act(
  * and it is their turn again facing something else) is refused, never turned into the other move.
  * It is the player's own FOLD or CALL otherwise (the same events, turn and round), logged `byHost`.
  */
-export function actFor(d: Draft, actorId: string, playerId: string, action: 'CHECK' | 'FOLD'): Outcome {
+export function actFor(
+  d: Draft,
+  actorId: string,
+  playerId: string,
+  action: 'CHECK' | 'FOLD',
+  online?: readonly string[],
+): Outcome {
   if (actorId !== d.base.hostId) return MSG.onlyHostActFor;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   if (d.room.status !== 'PLAYING') return MSG.noBetting;
   const p = playerById(d.players, playerId);
   if (p === undefined || d.gs.currentTurnPlayerId !== playerId || d.gs.stage === 'SHOWDOWN')
     return MSG.actForMovedOn;
+  // Only for a player away from the table: their phone not connected (`online`, the server's
+  // presence), sitting out by their own word, or their turn waited ACT_FOR_AFTER_MS. The session-33
+  // security audit: checked on the phones only, a host folded a connected player the instant the turn
+  // reached them and took the pot.
+  if (online?.includes(playerId) && p.away !== true && d.now - d.base.lastActivity < ACT_FOR_AFTER_MS)
+    return actForTooSoon(p.name);
   const owed = highestBet(d.players) > p.currentRoundBet;
   if (owed !== (action === 'FOLD')) return MSG.actForMovedOn;
   const error = act(d, playerId, action === 'FOLD' ? 'FOLD' : 'CALL', undefined);

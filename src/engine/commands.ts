@@ -39,7 +39,7 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return error;
     }
     case 'actFor': {
-      const error = actFor(d, actorId, command.playerId, command.action);
+      const error = actFor(d, actorId, command.playerId, command.action, command.online);
       if (error === null) progress(d, (d.players[command.playerId] as Player).joinedAt);
       return error;
     }
@@ -58,7 +58,7 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
     case 'makeHost':
       return makeHost(d, actorId, command.playerId);
     case 'claimHost':
-      return claimHost(d, actorId);
+      return claimHost(d, actorId, command.online);
     case 'arrangeSeats':
       return arrangeSeats(d, actorId, command.playerIds);
     case 'sitOut':

@@ -100,6 +100,14 @@ describe('claimHost: a player at the table takes over when the table has waited 
     expect(run(out!, 'p2', { type: 'advanceStage' }, at + 1).gameState.stage).toBe('TURN');
   });
 
+  it("refuses while the server sees the host's phone connected, however long the table waited (regression, session 33 security audit)", () => {
+    const room = stuck();
+    const at = room.lastActivity + 10 * HOST_AWAY_MS;
+    expect(refuse(room, 'p2', { type: 'claimHost', online: ['p0', 'p1', 'p2'] }, at)).toBe(MSG.hostStillHere);
+    // The host's phone away (the others' connected): the role moves.
+    expect(run(room, 'p2', { type: 'claimHost', online: ['p1', 'p2'] }, at).hostId).toBe('p2');
+  });
+
   it('refuses a millisecond early, the host, a stranger waiting, someone not in the room, the lobby and an ended game', () => {
     const room = run(stuck(), 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, 2_000);
     const at = room.lastActivity + HOST_AWAY_MS;

@@ -37,13 +37,25 @@ export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
   return null;
 }
 
-/** claimHost (above): `actorId`, a player at the table, takes the host role after HOST_AWAY_MS idle. */
-export function claimHost(d: Draft, actorId: string): Outcome {
+/**
+ * How long the player to act, phone connected and not sitting out, keeps the turn before the host may
+ * check or fold for them (actFor; the host's phone offers it from then on).
+ */
+export const ACT_FOR_AFTER_MS = 30_000;
+
+/**
+ * claimHost (above): `actorId`, a player at the table, takes the host role after HOST_AWAY_MS idle,
+ * from a host whose phone is away: not while the server sees it connected (`online`, the server's
+ * presence; the session-33 security audit: it was checked on the phones only, and a player took the
+ * role from a host sitting at the table after three quiet minutes, then removed them).
+ */
+export function claimHost(d: Draft, actorId: string, online?: readonly string[]): Outcome {
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   if (d.room.status !== 'PLAYING') return MSG.claimHostNotPlaying;
   const me = playerById(d.players, actorId);
   if (me === undefined || !me.isApproved) return MSG.notInGame;
   if (actorId === d.room.hostId) return MSG.alreadyHost;
+  if (online?.includes(d.room.hostId)) return MSG.hostStillHere;
   if (d.now - d.base.lastActivity < HOST_AWAY_MS) return MSG.hostNotAway;
   handOver(d, d.room.hostId, actorId, true);
   return null;

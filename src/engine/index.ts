@@ -7,7 +7,7 @@
 export { callAmount, facingOf, highestBet, raiseError, raiseLimits } from './betting';
 export { applyCommand } from './commands';
 export { betweenHands, stakeOnLeaving } from './hand';
-export { HOST_AWAY_MS } from './host';
+export { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from './host';
 export { STAGE_NAMES } from './messages';
 export { CONVERSION_ERRORS, dollarsToCents, formatCents, parseCurrency } from './money';
 export { potTotal } from './pots';

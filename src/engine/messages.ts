@@ -51,6 +51,8 @@ export const MSG = {
   // The host checking or folding for an away player (the engine's own; the spec has no such power)
   onlyHostActFor: 'Only the host can check or fold for another player',
   actForMovedOn: 'The table has moved on since. Nothing was done.',
+  hostStillHere:
+    "The host's phone is still at the table. Ask them, or wait until it has been away 3 minutes.",
   /** A player's action whose `facing` is not the table's any more (types.ts Facing; ours). */
   actMovedOn: 'The table changed before your action arrived. Nothing was done.',
 
@@ -151,3 +153,8 @@ export const STAGE_NAMES = {
 
 /** The spec's label when a next stage has no name. */
 export const NEXT_STAGE_FALLBACK = 'Next Stage';
+
+/** actFor refused: the player is at the table, phone connected, and their turn is young (ours). */
+export function actForTooSoon(name: string): string {
+  return `${name} is at the table and can act. Give them 30 seconds. Nothing was done.`;
+}

@@ -226,8 +226,12 @@ export type Command =
   | { type: 'updateSettings'; smallBlind: number; bigBlind: number }
   | { type: 'startGame' }
   | { type: 'act'; action: ActionType; amount?: number; facing?: Facing }
-  /** The host checks or folds for the player whose turn it is, away from the table (betting.ts actFor). */
-  | { type: 'actFor'; playerId: string; action: 'CHECK' | 'FOLD' }
+  /**
+   * The host checks or folds for the player whose turn it is, away from the table (betting.ts actFor).
+   * `online`: the players the server sees connected as it takes the command (presence), filled by the
+   * server, never by a phone (the wire schema refuses it). Absent: not known (the engine's own tests).
+   */
+  | { type: 'actFor'; playerId: string; action: 'CHECK' | 'FOLD'; online?: readonly string[] }
   | { type: 'advanceStage' }
   | { type: 'declareWinners'; winnerIds: string[]; byPot?: Record<string, string[]> }
   | { type: 'newHand' }
@@ -237,8 +241,11 @@ export type Command =
   | { type: 'undo'; seq: number }
   /** The host hands the host role to a player at the table (host.ts makeHost). */
   | { type: 'makeHost'; playerId: string }
-  /** A player at the table takes over as host after the table waited 3 minutes (host.ts claimHost). */
-  | { type: 'claimHost' }
+  /**
+   * A player at the table takes over as host after the table waited 3 minutes for a host whose phone is
+   * away (host.ts claimHost). `online` as for actFor.
+   */
+  | { type: 'claimHost'; online?: readonly string[] }
   /** The host puts the players at the table in the order they sit, clockwise (seating.ts arrangeSeats). */
   | { type: 'arrangeSeats'; playerIds: string[] }
   /**

@@ -309,7 +309,16 @@ export function attachGateway(deps: GatewayDeps): () => void {
           if (!view) return { ok: false, error: ROOM_NOT_FOUND };
         }
       }
-      const outcome = await run(socket, req.roomCode, req.commandId, command);
+      // The host acting for a player, or a player taking over as host, is for someone away from the
+      // table: the engine needs who is connected (the server's presence; a phone cannot send it).
+      const outcome = await run(
+        socket,
+        req.roomCode,
+        req.commandId,
+        command.type === 'actFor' || command.type === 'claimHost'
+          ? { ...command, online: [...(await broadcaster.onlinePlayers(req.roomCode))] }
+          : command,
+      );
       if (!outcome.ok) return outcome;
       // A leave that keeps the player in the room (a game that is over, or the host ending a game by
       // leaving it) still ends this phone's watch of it: the phone went home. Kept subscribed, a phone

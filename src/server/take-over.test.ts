@@ -4,7 +4,7 @@
  * phone gets the new host, who deals on; the old host, back, is a player.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_AWAY_MS } from '../engine';
+import { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from '../engine';
 import { okData, startServer, TestClient, type TestServer } from './test-helpers';
 
 let server: TestServer;
@@ -68,5 +68,62 @@ describe('taking over as host', () => {
       error: 'Only the host can advance stages',
     });
     expect((await server.store.load(code))!.room.gameState.stage).toBe('FLOP');
+  });
+
+  it("refused while the host's phone is connected, however long the table waited; a phone cannot say who is online (regression, session 33 security audit)", async () => {
+    const ana = await connect();
+    const ben = await connect();
+    const code = okData(await ana.createRoom('Ana', 5_000)).room.roomCode;
+    okData(await ben.joinRoom(code, 'Ben', 5_000));
+    okData(await ana.command(code, { type: 'approve', playerId: ben.playerId }));
+    okData(await ana.command(code, { type: 'startGame' }));
+    clock += 10 * HOST_AWAY_MS;
+    expect(await ben.command(code, { type: 'claimHost' })).toEqual({
+      ok: false,
+      error: "The host's phone is still at the table. Ask them, or wait until it has been away 3 minutes.",
+    });
+    // The presence the engine reads is the server's: a phone that sends its own is refused outright.
+    expect(await ben.command(code, { type: 'claimHost', online: [] } as never)).toEqual({
+      ok: false,
+      error: 'Invalid request',
+    });
+    expect((await server.store.load(code))!.room.hostId).toBe(ana.playerId);
+  });
+});
+
+describe("the host's Check for / Fold for (regression, session 33 security audit)", () => {
+  it('refused for a connected player whose turn is younger than 30 s; taken once it has waited, or at once when the phone is gone', async () => {
+    const ana = await connect();
+    const ben = await connect();
+    const cal = await connect();
+    const code = okData(await ana.createRoom('Ana', 5_000)).room.roomCode;
+    for (const [c, name] of [
+      [ben, 'Ben'],
+      [cal, 'Cal'],
+    ] as const) {
+      okData(await c.joinRoom(code, name, 5_000));
+      okData(await ana.command(code, { type: 'approve', playerId: c.playerId }));
+    }
+    okData(await ana.command(code, { type: 'startGame' }));
+    // Ana (dealer) raises; Ben (small blind) is to act, his phone connected.
+    okData(await ana.command(code, { type: 'act', action: 'RAISE', amount: 1_000 }));
+    const foldBen = { type: 'actFor', playerId: ben.playerId, action: 'FOLD' } as const;
+    expect(await ana.command(code, foldBen)).toEqual({
+      ok: false,
+      error: 'Ben is at the table and can act. Give them 30 seconds. Nothing was done.',
+    });
+    expect(await ana.command(code, { ...foldBen, online: [] } as never)).toEqual({
+      ok: false,
+      error: 'Invalid request',
+    });
+    clock += ACT_FOR_AFTER_MS;
+    okData(await ana.command(code, foldBen));
+    // Cal's phone goes flat on his turn: the host folds for him at once.
+    cal.close();
+    await ana.waitFor(() => ana.latest?.presence[cal.playerId] === false, 5000, 'Cal offline');
+    okData(await ana.command(code, { type: 'actFor', playerId: cal.playerId, action: 'FOLD' }));
+    const room = (await server.store.load(code))!.room;
+    expect(room.players[ben.playerId]!.hasFolded).toBe(true);
+    expect(room.players[cal.playerId]!.hasFolded).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { callAmount, formatCents } from '../../engine';
+import { ACT_FOR_AFTER_MS, callAmount, formatCents } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -6,8 +6,8 @@ import { useTableQuestion } from '../components/table-question';
 import { useWaited } from '../components/use-waited';
 import { actFor as t } from '../room-texts';
 
-/** How long a connected player's turn lasts before the host is offered to act for them. */
-export const AWAY_AFTER_MS = 30_000;
+/** How long a connected player's turn lasts before the host is offered to act for them (the engine's rule). */
+export const AWAY_AFTER_MS = ACT_FOR_AFTER_MS;
 
 export interface ActForButtonProps {
   room: Room;
