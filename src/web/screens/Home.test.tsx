@@ -109,3 +109,34 @@ describe('Home: back from a lost connection', () => {
     expect(within(screen.getByRole('dialog', { name: 'Raise' })).queryByRole('alert')).toBeNull();
   });
 });
+
+describe('Home: a new screen opens at its top (regression, session 33 review)', () => {
+  it('from the lobby to the table, and from the table to the game over, the page scrolls to the top', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 500 })),
+    );
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    const room = lobby(['Ana', 'Ben']);
+    const api = (snap: RoomSnapshot) => roomApi({ snapshot: snap, playerId: 'ben' });
+    const view = (snap: RoomSnapshot) => (
+      <MemoryRouter>
+        <HomeView api={api(snap)} />
+      </MemoryRouter>
+    );
+    const { rerender } = await act(async () => render(view(snapshot(room))));
+    expect(scrollTo).not.toHaveBeenCalled();
+    // The same screen again (a broadcast): the player's scroll stays.
+    await act(async () =>
+      rerender(view(snapshot(step(room, 'ana', { type: 'updateSettings', smallBlind: 50, bigBlind: 100 })))),
+    );
+    expect(scrollTo).not.toHaveBeenCalled();
+    const playing = step(room, 'ana', { type: 'startGame' });
+    await act(async () => rerender(view(snapshot(playing))));
+    expect(scrollTo).toHaveBeenCalledTimes(1);
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+    await act(async () => rerender(view(snapshot(step(playing, 'ana', { type: 'endGame' })))));
+    expect(scrollTo).toHaveBeenCalledTimes(2);
+    scrollTo.mockRestore();
+  });
+});

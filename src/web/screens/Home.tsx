@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense, useEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
@@ -85,6 +85,16 @@ export function HomeView({ api }: { api: RoomApi }) {
   useEffect(() => {
     if (seated && params.has('join')) setParams({}, { replace: true });
   }, [seated, params, setParams]);
+
+  // A new screen opens at its top (the session-33 review: the page kept the lobby's scroll, so the table
+  // opened with its stage cut off, and the game over on Rankings, the settlements above the screen).
+  const screenKind = snapshot ? snapshot.room.status : api.resuming ? 'resuming' : 'landing';
+  const shownKind = useRef(screenKind);
+  useLayoutEffect(() => {
+    if (shownKind.current === screenKind) return;
+    shownKind.current = screenKind;
+    window.scrollTo(0, 0);
+  }, [screenKind]);
 
   const online = api.connection === 'online';
   let screen: React.ReactNode;
