@@ -159,8 +159,23 @@ describe('join', () => {
     ['\u202E', 1_000, 'Please enter your name'],
     ['\u200D\u200C', 1_000, 'Please enter your name'],
     ['\u0000\u0001', 1_000, 'Please enter your name'],
+    // More that look like Hana or like nothing (regression, session 33 security audit).
+    ['Hana\u034F', 1_000, 'Name already taken. Please choose a different name.'],
+    ['Hana\uFE0F', 1_000, 'Name already taken. Please choose a different name.'],
+    ['Hana\u{E0100}', 1_000, 'Name already taken. Please choose a different name.'],
+    ['Hana\u17B4', 1_000, 'Name already taken. Please choose a different name.'],
+    ['\u2800', 1_000, 'Please enter your name'],
+    ['\u034F', 1_000, 'Please enter your name'],
+    ['\u2028\u2029', 1_000, 'Please enter your name'],
   ])('refuses %j with %d cents: %s', (name, startingChips, message) => {
     expect(refuse(base(), 'a', { type: 'join', name, startingChips })).toBe(message);
+  });
+
+  it('keeps an emoji name whole, and no line separator (a name cannot break the shared results into lines)', () => {
+    const room = run(base(), 'a', { type: 'join', name: 'Al \u2764\uFE0F', startingChips: 1_000 });
+    expect(room.players.a!.name).toBe('Al \u2764\uFE0F');
+    const b = run(base(), 'b', { type: 'join', name: 'A\u2028Cat owes A $5', startingChips: 1_000 });
+    expect(b.players.b!.name).toBe('ACat owes A $5');
   });
 
   it('refuses when the players (pending included) reach maxPlayers', () => {

@@ -45,10 +45,16 @@ export function initialGameState(): GameState {
 
 /**
  * Characters a name is kept without: controls and format characters that show nothing or turn the
- * text around (zero-width space, bidi overrides, BOM…) and the blank-looking Hangul fillers. The
- * zero-width (non-)joiners stay: Persian and Indic names and emoji sequences need them.
+ * text around (zero-width space, bidi overrides, BOM…), line and paragraph separators (a name that
+ * broke the copied results into lines could write a false "X owes Y" line), the combining grapheme
+ * joiner, Khmer's invisible vowels and the blank-looking Hangul fillers and Braille blank (session 33's
+ * security audit). The zero-width (non-)joiners stay: Persian and Indic names and emoji sequences need them.
  */
-const UNSHOWN = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0]/gu;
+const UNSHOWN =
+  /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]/gu;
+
+/** Variation selectors: they pick how a character is drawn (an emoji's colour), never another name. */
+const VARIATION = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]/gu;
 
 /** A player's name as it is kept: NFC, without UNSHOWN characters, trimmed. */
 export function cleanName(name: string): string {
@@ -57,13 +63,14 @@ export function cleanName(name: string): string {
 
 /**
  * What two names are told apart by (the spec compares them case-insensitively): the clean name
- * without joiners, in compatibility form (a fullwidth 'Ｈ' is 'H', an accent typed apart is the
+ * without joiners and variation selectors, in compatibility form (a fullwidth 'Ｈ' is 'H', an accent typed apart is the
  * accented letter), lower case. So 'Hana\u200B' or 'Ｈana' cannot sit beside 'Hana'. Letters of
  * other scripts that merely look alike (Cyrillic 'а') are still other names.
  */
 export function nameKey(name: string): string {
   return cleanName(name)
     .replace(/[\u200C\u200D]/g, '')
+    .replace(VARIATION, '')
     .normalize('NFKC')
     .toLowerCase();
 }
