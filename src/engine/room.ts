@@ -51,7 +51,7 @@ export function initialGameState(): GameState {
  * security audit). The zero-width (non-)joiners stay: Persian and Indic names and emoji sequences need them.
  */
 const UNSHOWN =
-  /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]/gu;
+  /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F/gu;
 
 /** Variation selectors: they pick how a character is drawn (an emoji's colour), never another name. */
 const VARIATION = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]/gu;
