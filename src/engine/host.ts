@@ -55,8 +55,8 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   const me = playerById(d.players, actorId);
   if (me === undefined || !me.isApproved) return MSG.notInGame;
   if (actorId === d.room.hostId) return MSG.alreadyHost;
-  if (online?.includes(d.room.hostId)) return MSG.hostStillHere;
   if (d.now - d.base.lastActivity < HOST_AWAY_MS) return MSG.hostNotAway;
+  if (online?.includes(d.room.hostId)) return MSG.hostStillHere;
   handOver(d, d.room.hostId, actorId, true);
   return null;
 }
