@@ -44,4 +44,27 @@ describe('styles.css', () => {
     expect(style.fontWeight).toBe('600'); // the label's own rule applies: the stylesheet is loaded
     expect(style.textTransform).not.toBe('uppercase');
   });
+
+  it('has no hover rule outside @media (hover: hover): on a touch phone a tap leaves :hover stuck', () => {
+    const css = readFileSync(join(__dirname, 'styles.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    // The selectors with :hover, each with the @media blocks it sits in.
+    const outside: string[] = [];
+    const open: string[] = [];
+    let head = '';
+    for (const ch of css) {
+      if (ch === '{') {
+        const selector = head.trim();
+        if (selector.includes(':hover') && !open.some((m) => m.replace(/\s+/g, '') === '@media(hover:hover)'))
+          outside.push(selector);
+        open.push(selector);
+        head = '';
+      } else if (ch === '}') {
+        open.pop();
+        head = '';
+      } else if (ch === ';') head = '';
+      else head += ch;
+    }
+    expect(css).toContain(':hover');
+    expect(outside).toEqual([]);
+  });
 });
