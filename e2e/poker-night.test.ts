@@ -309,7 +309,7 @@ describe('a poker night on four phones', () => {
     });
     await expectTurn(ann, seated);
     await expectText(ann.page.locator('.to-call'), 'To call $0.50');
-    await expectContains(seat(ann.page, 'Ann'), ['(You)', 'Turn']);
+    await expectContains(seat(ann.page, 'Ann'), ['(You)', 'To act']);
     await shot(ann.page, '14-table-own-turn');
     await shot(bob.page, '15-table-waiting');
 
@@ -377,7 +377,7 @@ describe('a poker night on four phones', () => {
     await expectText(stage(bob.page), 'Turn');
     await expectVisible(yourTurn(bob.page));
     await expectPot([bob], 'Pot $18.15');
-    await expectContains(seat(bob.page, 'Bob'), ['(You)', 'Small blind', 'Stack $23.95', 'Turn']);
+    await expectContains(seat(bob.page, 'Bob'), ['(You)', 'Small blind', 'Stack $23.95', 'To act']);
     await expectSeats([bob], { Ann: ['Stack $43.95'], Cat: ['Stack $73.95'] });
     await expectContains(bob.page.locator('.table-foot'), ['Hand #1', 'Blinds $0.25 / $0.50']);
     await shot(bob.page, '19-table-after-reload');

@@ -197,7 +197,7 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
     );
     await expectVisible(button(bob.page, 'Start a Game'));
     // Nobody was told yet: Bob's seat is still there, his turn waited on.
-    for (const p of [ann, cat]) await expectContains(seat(p.page, 'Bob'), ['offline', 'Turn']);
+    for (const p of [ann, cat]) await expectContains(seat(p.page, 'Bob'), ['offline', 'To act']);
     await shot(bob.page, 'restart-4-left-offline');
 
     // Back online: the leave goes. Bob folds out, and Cat's bet called by Ann ends the round.

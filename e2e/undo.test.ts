@@ -114,7 +114,7 @@ describe("the host's undo", () => {
         pot: 'Pot $5.00',
         seats: {
           Ann: ['Stack $48.00', 'Bet $2.00'],
-          Bob: ['Stack $49.00', 'Bet $1.00', 'Turn'],
+          Bob: ['Stack $49.00', 'Bet $1.00', 'To act'],
           Cat: ['Stack $48.00', 'Bet $2.00'],
         },
         turn: bob,
@@ -246,7 +246,7 @@ describe("the host's undo", () => {
         pot: 'Pot $3.00',
         seats: {
           Ann: ['Stack $46.00', 'Bet $2.00'],
-          Bob: ['Stack $48.00', 'Turn'],
+          Bob: ['Stack $48.00', 'To act'],
           Cat: ['Stack $53.00', 'Bet $1.00'],
         },
         turn: bob,

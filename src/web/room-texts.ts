@@ -90,7 +90,11 @@ export const table = {
   /** Seat tags of a player not dealt into this hand (Table.tsx outTag). */
   outOfChips: 'Out of chips',
   joinsNextHand: 'Joins next hand',
-  turn: 'Turn',
+  /**
+   * The seat's turn marker (the spec asks for "a turn marker", not a word). 'Turn' until session 33: the
+   * review read "Turn" on Bob's seat under the stage heading "Turn" as "Bob is on the turn".
+   */
+  turn: 'To act',
   winner: 'Winner',
   badges: { DEALER: 'D', SMALL_BLIND: 'SB', BIG_BLIND: 'BB', DEALER_SMALL_BLIND: 'D/SB' } as Record<
     string,

@@ -74,7 +74,7 @@ describe('Table', () => {
     expect(screen.getByRole('img', { name: '0 of 5 community cards dealt' })).toBeTruthy();
     expect(document.querySelector('.pot')!.textContent).toBe('Pot$3.00');
     expect(document.querySelector('.to-call')!.textContent).toBe('To call$2.00');
-    expect(seatText('Ana').textContent).toBe('onlineAnaHost(You)DDealerStack $50.00Turn');
+    expect(seatText('Ana').textContent).toBe('onlineAnaHost(You)DDealerStack $50.00To act');
     expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00');
     expect(seatText('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
     expect(seatText('Ana').getAttribute('aria-current')).toBe('true');
@@ -627,7 +627,7 @@ describe("Table: the host's undo", () => {
     const raised = actNow(called, 'RAISE', 650);
     const back = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
     show(back, 'ana');
-    expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00Turn');
+    expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00To act');
     expect(document.querySelector('.pot')!.textContent).toBe('Pot$5.00');
     expect(undoButton()!.hasAttribute('disabled')).toBe(true);
     expect(newestLogLines(3)).toEqual([
