@@ -25,6 +25,7 @@ import { type Broadcaster, playerRoom } from './broadcaster';
 import type { Config } from './config';
 import type { Identity } from './identity';
 import type { Logger } from './logger';
+import { presenceThrottle } from './presence-throttle';
 import { clientIp, KeyedRateLimiter, TokenBucket } from './rate-limit';
 import { ROOM_NOT_FOUND, SOMETHING_WENT_WRONG } from './room-service';
 import type { OutgoingSnapshot, Rooms, RoomView } from './rooms';
@@ -59,6 +60,9 @@ export function isRoomCode(name: string): boolean {
   return ROOM_CODE.test(name);
 }
 
+/** A room's phones are told of presence changes at most this often (presence-throttle.ts). */
+export const PRESENCE_TOLD_EVERY_MS = 1_000;
+
 /** JSON size of a message's arguments (the ack function excluded); Infinity when it cannot be measured. */
 function messageBytes(args: unknown[]): number {
   try {
@@ -89,8 +93,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
   const { io, rooms, identity, config, logger, now, broadcaster } = deps;
   const joinsPerIp = new KeyedRateLimiter(config.joinRatePerIpPerMin / 60, config.joinRatePerIpPerMin);
   const missesPerIp = new KeyedRateLimiter(config.failedLookupRatePerMin / 60, config.failedLookupRatePerMin);
+  // Presence changes told to a room at most once a second, the last one always (presence-throttle.ts).
+  const presenceTold = presenceThrottle(
+    PRESENCE_TOLD_EVERY_MS,
+    (roomCode) => void rooms.broadcastCurrent(roomCode),
+  );
   const sweep = setInterval(() => {
     const t = now();
+    presenceTold.sweep();
     joinsPerIp.sweep(t);
     missesPerIp.sweep(t);
   }, 60_000);
@@ -110,7 +120,9 @@ export function attachGateway(deps: GatewayDeps): () => void {
   const refreshPresence = (roomCode: string, playerId: string) => {
     void broadcaster
       .onlinePlayers(roomCode)
-      .then((online) => (online.has(playerId) ? undefined : rooms.broadcastCurrent(roomCode)))
+      .then((online) =>
+        online.has(playerId) || !presenceTold.take(roomCode) ? undefined : rooms.broadcastCurrent(roomCode),
+      )
       .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
   };
 
@@ -160,7 +172,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
       }
       const snapshot = await rooms.snapshotOf(view, 'whole');
       // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
-      if (!wasOnline) socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
+      if (!wasOnline && presenceTold.take(roomCode))
+        socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
       return { ok: true, data: snapshot };
     });
 
@@ -390,6 +403,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   return () => {
     clearInterval(sweep);
+    presenceTold.close();
     stopSettling();
   };
 }
