@@ -25,20 +25,23 @@ const connect = async (token?: string) => {
   return c;
 };
 
+/** A started game: the first name hosts, the others join with $50.00 each and are approved. */
+async function startedTable(names: string[]): Promise<{ code: string; phones: TestClient[] }> {
+  const phones = await Promise.all(names.map(() => connect()));
+  const [host, ...guests] = phones as [TestClient, ...TestClient[]];
+  const code = okData(await host.createRoom(names[0]!, 5_000)).room.roomCode;
+  for (const [i, c] of guests.entries()) {
+    okData(await c.joinRoom(code, names[i + 1]!, 5_000));
+    okData(await host.command(code, { type: 'approve', playerId: c.playerId }));
+  }
+  okData(await host.command(code, { type: 'startGame' }));
+  return { code, phones };
+}
+
 describe('taking over as host', () => {
   it('refused before the table has waited 3 minutes, accepted at 3; the new host deals, the old one cannot', async () => {
-    const ana = await connect();
-    const ben = await connect();
-    const cal = await connect();
-    const code = okData(await ana.createRoom('Ana', 5_000)).room.roomCode;
-    for (const [c, name] of [
-      [ben, 'Ben'],
-      [cal, 'Cal'],
-    ] as const) {
-      okData(await c.joinRoom(code, name, 5_000));
-      okData(await ana.command(code, { type: 'approve', playerId: c.playerId }));
-    }
-    okData(await ana.command(code, { type: 'startGame' }));
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
     // Everyone calls or checks: the host must deal the flop. Ana acts first (dealer), then Ben, Cal.
     for (const c of [ana, ben, cal]) okData(await c.command(code, { type: 'act', action: 'CALL' }));
     const last = (await server.store.load(code))!;
@@ -71,12 +74,8 @@ describe('taking over as host', () => {
   });
 
   it("refused while the host's phone is connected, however long the table waited; a phone cannot say who is online (regression, session 33 security audit)", async () => {
-    const ana = await connect();
-    const ben = await connect();
-    const code = okData(await ana.createRoom('Ana', 5_000)).room.roomCode;
-    okData(await ben.joinRoom(code, 'Ben', 5_000));
-    okData(await ana.command(code, { type: 'approve', playerId: ben.playerId }));
-    okData(await ana.command(code, { type: 'startGame' }));
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
     clock += 10 * HOST_AWAY_MS;
     expect(await ben.command(code, { type: 'claimHost' })).toEqual({
       ok: false,
@@ -93,18 +92,8 @@ describe('taking over as host', () => {
 
 describe("the host's Check for / Fold for (regression, session 33 security audit)", () => {
   it('refused for a connected player whose turn is younger than 30 s; taken once it has waited, or at once when the phone is gone', async () => {
-    const ana = await connect();
-    const ben = await connect();
-    const cal = await connect();
-    const code = okData(await ana.createRoom('Ana', 5_000)).room.roomCode;
-    for (const [c, name] of [
-      [ben, 'Ben'],
-      [cal, 'Cal'],
-    ] as const) {
-      okData(await c.joinRoom(code, name, 5_000));
-      okData(await ana.command(code, { type: 'approve', playerId: c.playerId }));
-    }
-    okData(await ana.command(code, { type: 'startGame' }));
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
     // Ana (dealer) raises; Ben (small blind) is to act, his phone connected.
     okData(await ana.command(code, { type: 'act', action: 'RAISE', amount: 1_000 }));
     const foldBen = { type: 'actFor', playerId: ben.playerId, action: 'FOLD' } as const;
