@@ -27,22 +27,33 @@ describe('actFor: only for a player away from the table (regression, session 33 
     const room = p1Turn();
     const at = room.lastActivity + ACT_FOR_AFTER_MS - 1;
     expect(refuse(room, 'p0', fold(['p0', 'p1', 'p2']), room.lastActivity)).toBe(
-      'P1 is at the table and can act. Give them 30 seconds. Nothing was done.',
+      'P1 is at the table and can act. Nothing was done.',
     );
     expect(refuse(room, 'p0', fold(['p0', 'p1', 'p2']), at)).toBe(
-      'P1 is at the table and can act. Give them 30 seconds. Nothing was done.',
+      'P1 is at the table and can act. Nothing was done.',
     );
   });
 
-  it('takes it once the turn has waited 30 s, at once for a phone not connected, and for a player sitting out', () => {
+  it('takes it once the turn has waited 30 s, and at once for a phone not connected', () => {
     const room = p1Turn();
     const folded = (r: Room) => player(r, 'p1').hasFolded;
     expect(folded(run(room, 'p0', fold(['p0', 'p1', 'p2']), room.lastActivity + ACT_FOR_AFTER_MS))).toBe(
       true,
     );
     expect(folded(run(room, 'p0', fold(['p0', 'p2']), room.lastActivity))).toBe(true);
-    const away = run(room, 'p1', { type: 'sitOut', away: true }, room.lastActivity);
-    expect(folded(run(away, 'p0', fold(['p0', 'p1', 'p2']), away.lastActivity))).toBe(true);
+  });
+
+  it('sitting out does not make a connected player away: the host sat p1 out, then folded at once (the review)', () => {
+    const room = p1Turn();
+    const sat = run(room, 'p0', { type: 'sitOut', away: true, playerId: 'p1' }, room.lastActivity + 1);
+    expect(refuse(sat, 'p0', fold(['p0', 'p1', 'p2']), sat.lastActivity)).toBe(
+      'P1 is at the table and can act. Nothing was done.',
+    );
+    // Sat out by their own word, the same: their phone is at the table.
+    const own = run(room, 'p1', { type: 'sitOut', away: true }, room.lastActivity + 1);
+    expect(refuse(own, 'p0', fold(['p0', 'p1', 'p2']), own.lastActivity)).toBe(
+      'P1 is at the table and can act. Nothing was done.',
+    );
   });
 });
 

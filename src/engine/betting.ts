@@ -249,10 +249,10 @@ export function actFor(
   const owed = highestBet(d.players) > p.currentRoundBet;
   if (owed !== (action === 'FOLD')) return MSG.actForMovedOn;
   // Only for a player away from the table: their phone not connected (`online`, the server's
-  // presence), sitting out by their own word, or their turn waited ACT_FOR_AFTER_MS. The session-33
-  // security audit: checked on the phones only, a host folded a connected player the instant the turn
-  // reached them and took the pot.
-  if (online?.includes(playerId) && p.away !== true && d.now - d.base.lastActivity < ACT_FOR_AFTER_MS)
+  // presence), or their turn waited ACT_FOR_AFTER_MS. The session-33 security audit: checked on the
+  // phones only, a host folded a connected player the instant the turn reached them and took the pot.
+  // Sitting out does not count: the host can sit anyone out (its review: sit out, then fold at once).
+  if (online?.includes(playerId) && d.now - d.base.lastActivity < ACT_FOR_AFTER_MS)
     return actForTooSoon(p.name);
   const error = act(d, playerId, action === 'FOLD' ? 'FOLD' : 'CALL', undefined);
   if (error !== null) return error;

@@ -426,6 +426,28 @@ describe('a bet nobody left in the hand can ever call (regression, session 33 au
     expect(stakeOnLeaving(paid, 'p1')).toBeNull();
   });
 
+  it("a folded player's chips taken above the cap come off this round's bet first (the review)", () => {
+    // Pre-flop everyone but p0 in for $2; on the flop p1 bets $5, p2 raises to $10, p3 and p4 are
+    // all-in for $3 (total $5), p1 folds ($7 in: $2 + $5). p2's uncalled $3 goes back; at the showdown
+    // p2 leaves: above the all-ins' $5, p2's $2 and p1's $2 are theirs. p1 keeps $5 in: $2 pre-flop,
+    // $3 this round.
+    let r = started([10_000, 10_000, 10_000, 500, 500]);
+    r = play(r, ['p3', 'CALL'], ['p4', 'CALL'], ['p0', 'FOLD'], ['p1', 'CALL'], ['p2', 'CALL'], 'advance');
+    r = play(
+      r,
+      ['p1', 'RAISE', 500],
+      ['p2', 'RAISE', 1_000],
+      ['p3', 'ALL_IN'],
+      ['p4', 'ALL_IN'],
+      ['p1', 'FOLD'],
+    );
+    expect(r.gameState.stage).toBe('SHOWDOWN');
+    expect(player(r, 'p1')).toMatchObject({ totalPotContribution: 700, currentRoundBet: 500 });
+    const room = run(r, 'p2', { type: 'leave' });
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    expect(player(room, 'p1')).toMatchObject({ totalPotContribution: 500, currentRoundBet: 300 });
+  });
+
   it('the same when the host removes them', () => {
     const room = run(uncallable(), 'p0', { type: 'remove', playerId: 'p3' });
     expect(room.ledger[0]).toMatchObject({ id: 'p3', finalChips: 5_000, netResult: -5_000, removed: true });

@@ -87,7 +87,7 @@ export function payUncontested(d: Draft, playerId: string): void {
       if (excess <= 0) continue;
       const q = edit(d, id);
       q.totalPotContribution -= excess;
-      q.currentRoundBet = Math.min(q.currentRoundBet, q.totalPotContribution);
+      q.currentRoundBet = Math.max(0, q.currentRoundBet - excess);
       paid += excess;
     }
     const departed = d.gs.departedContributions;
@@ -120,7 +120,7 @@ export function payUncontested(d: Draft, playerId: string): void {
   if (unmatched > 0) {
     const p = edit(d, playerId);
     p.totalPotContribution -= unmatched;
-    p.currentRoundBet = Math.min(p.currentRoundBet, p.totalPotContribution);
+    p.currentRoundBet = Math.max(0, p.currentRoundBet - unmatched);
     p.stack += unmatched;
     returned += unmatched;
   }

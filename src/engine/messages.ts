@@ -51,8 +51,7 @@ export const MSG = {
   // The host checking or folding for an away player (the engine's own; the spec has no such power)
   onlyHostActFor: 'Only the host can check or fold for another player',
   actForMovedOn: 'The table has moved on since. Nothing was done.',
-  hostStillHere:
-    "The host's phone is still at the table. Ask them, or wait until it has been away 3 minutes.",
+  hostStillHere: "The host's phone is still connected: the host is at the table. Nothing was done.",
   /** A player's action whose `facing` is not the table's any more (types.ts Facing; ours). */
   actMovedOn: 'The table changed before your action arrived. Nothing was done.',
 
@@ -156,5 +155,5 @@ export const NEXT_STAGE_FALLBACK = 'Next Stage';
 
 /** actFor refused: the player is at the table, phone connected, and their turn is young (ours). */
 export function actForTooSoon(name: string): string {
-  return `${name} is at the table and can act. Give them 30 seconds. Nothing was done.`;
+  return `${name} is at the table and can act. Nothing was done.`;
 }

@@ -107,7 +107,10 @@ export function attachGateway(deps: GatewayDeps): () => void {
   sweep.unref();
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
   // once every process knows (presence.ts).
-  const stopSettling = broadcaster.presence.onSettle((roomCode) => void rooms.broadcastCurrent(roomCode));
+  const stopSettling = broadcaster.presence.onSettle((roomCode) => {
+    // Throttled too (a presence change, told late; the throttle still tells the last one).
+    if (presenceTold.take(roomCode)) void rooms.broadcastCurrent(roomCode);
+  });
 
   /**
    * Charges a lookup that found no room, or a room without the sender, to the sender's IP: its answer

@@ -79,7 +79,7 @@ describe('taking over as host', () => {
     clock += 10 * HOST_AWAY_MS;
     expect(await ben.command(code, { type: 'claimHost' })).toEqual({
       ok: false,
-      error: "The host's phone is still at the table. Ask them, or wait until it has been away 3 minutes.",
+      error: "The host's phone is still connected: the host is at the table. Nothing was done.",
     });
     // The presence the engine reads is the server's: a phone that sends its own is refused outright.
     expect(await ben.command(code, { type: 'claimHost', online: [] } as never)).toEqual({
@@ -99,7 +99,7 @@ describe("the host's Check for / Fold for (regression, session 33 security audit
     const foldBen = { type: 'actFor', playerId: ben.playerId, action: 'FOLD' } as const;
     expect(await ana.command(code, foldBen)).toEqual({
       ok: false,
-      error: 'Ben is at the table and can act. Give them 30 seconds. Nothing was done.',
+      error: 'Ben is at the table and can act. Nothing was done.',
     });
     expect(await ana.command(code, { ...foldBen, online: [] } as never)).toEqual({
       ok: false,

@@ -141,17 +141,18 @@ export const table = {
   leaveConfirm: 'Leave Game',
   /**
    * What leaving does to the chips in the hand being played (ours; the engine's stakeOnLeaving):
-   * leaving folds, what the others matched stays in the pot and the rest goes back. `stays` of `bet`;
-   * the second form when part of it goes back. The audit of session 33: the question said nothing of it.
+   * leaving folds, `stays` of the `bet` stays in the pot and the rest goes back. The audit of session
+   * 33: the question said nothing of it.
    */
-  leaveStake: (stays: string) => `Leaving folds your hand: the ${stays} you have bet stays in the pot.`,
-  leaveStakePart: (stays: string, bet: string) =>
-    `Leaving folds your hand: ${stays} of the ${bet} you have bet stays in the pot; the rest, which nobody matched, comes back to you.`,
+  leaveStake: (stays: string, bet: string) =>
+    stays === bet
+      ? `Leaving folds your hand: the ${bet} you have bet stays in the pot.`
+      : `Leaving folds your hand: ${stays} of the ${bet} you have bet stays in the pot, and the rest comes back to you.`,
   /** The same, in the host's remove question at the table. */
-  removeStake: (stays: string) =>
-    `Removing them folds their hand: the ${stays} they have bet stays in the pot.`,
-  removeStakePart: (stays: string, bet: string) =>
-    `Removing them folds their hand: ${stays} of the ${bet} they have bet stays in the pot; the rest, which nobody matched, goes back to them.`,
+  removeStake: (stays: string, bet: string) =>
+    stays === bet
+      ? `Removing them folds their hand: the ${bet} they have bet stays in the pot.`
+      : `Removing them folds their hand: ${stays} of the ${bet} they have bet stays in the pot, and the rest goes back to them.`,
   /** A player still waiting for approval has no chips in the game and no results to come (ours). */
   leaveWaiting: 'You are still waiting for the host to approve you.',
   /** Sitting out (ours; the engine's sitOut): offered where a player would leave, or be removed. */

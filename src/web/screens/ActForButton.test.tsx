@@ -83,9 +83,11 @@ describe('Table: the host checks or folds for a player who is away', () => {
     expect(offered(/^Check for Cal$/)).not.toBeNull();
   });
 
-  it('a connected player who is sitting out (said they are away) is offered at once, not after 30 s', () => {
+  it('a connected player sitting out waits the 30 s too, as the server has it (the session-33 review)', () => {
     vi.useFakeTimers();
-    show(step(bensTurn(), 'ben', { type: 'sitOut', away: true }), 'ana');
+    show(step(bensTurn(), 'ana', { type: 'sitOut', away: true, playerId: 'ben' }), 'ana');
+    expect(offered()).toBeNull();
+    later(AWAY_AFTER_MS);
     expect(offered(/^Fold for Ben$/)).not.toBeNull();
   });
 

@@ -30,9 +30,10 @@ interface Asked {
 /**
  * The host's "Check for Bob" / "Fold for Bob" (the caller shows it to the host only), for the player to
  * act who is away from the table: a check when it is free, a fold when there is a bet to call, never
- * chips put in for them (the engine's `actFor`). Offered when that player's phone is not connected or
- * they are sitting out (they said they are away; the hand they were in goes on), or once their turn has
- * waited `AWAY_AFTER_MS` (a phone in a pocket can stay connected for minutes): not
+ * chips put in for them (the engine's `actFor`). Offered when that player's phone is not connected, or
+ * once their turn has waited `AWAY_AFTER_MS` (a phone in a pocket can stay connected for minutes), as
+ * the server allows it (a player sitting out with a connected phone waits too, since session 33: the
+ * host can sit anyone out, and sitting out then folding at once got round the wait): not
  * on every turn, where it would only be a button for the host to hit by mistake. It asks first, names
  * the player and what they owe, and says it can be undone.
  *
@@ -55,11 +56,7 @@ export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
       ),
   );
 
-  // A player who said they are sitting out is away by their own word: at once, as an unconnected phone.
-  const offered =
-    player !== undefined &&
-    moment !== null &&
-    (presence[player.id] !== true || player.away === true || waited);
+  const offered = player !== undefined && moment !== null && (presence[player.id] !== true || waited);
   const owes = player ? callAmount(room, player.id) : 0;
   const action = owes > 0 ? 'FOLD' : 'CHECK';
   return (

@@ -25,15 +25,13 @@ export function ConfirmRemove({
   sitOut?: 'offer' | 'bringBack' | 'bringBackInHand';
 }) {
   const away = sitOut === undefined ? null : sitOut === 'offer';
-  const inPot =
-    stake === null
-      ? null
-      : stake.stays === stake.bet
-        ? table.removeStake(formatCents(stake.stays))
-        : table.removeStakePart(formatCents(stake.stays), formatCents(stake.bet));
+  const inPot = stake === null ? null : table.removeStake(formatCents(stake.stays), formatCents(stake.bet));
+  const more = sitOut === 'offer' ? [inPot, table.removeOrSitOut] : [inPot];
   const text =
     sitOut === 'offer' || sitOut === undefined
-      ? [`${player.name}.`, inPot, sitOut === 'offer' ? table.removeOrSitOut : null]
+      ? more.some((part) => part !== null)
+        ? [`${player.name}.`, ...more]
+        : [player.name]
       : [table.removeOrBringBack(player.name, sitOut === 'bringBackInHand'), inPot];
   return (
     <ConfirmModal

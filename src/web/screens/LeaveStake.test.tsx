@@ -33,7 +33,7 @@ describe('the questions say what happens to the chips in the pot', () => {
   it('leaving: what stays in the pot, and that the part nobody matched comes back', () => {
     showTable(uncallable(), 'dee');
     expect(open('Leave game', 'Leave this game?')).toContain(
-      'Leaving folds your hand: $50.00 of the $100.00 you have bet stays in the pot; the rest, which nobody matched, comes back to you. Your chips at this moment stay in the final results.',
+      'Leaving folds your hand: $50.00 of the $100.00 you have bet stays in the pot, and the rest comes back to you. Your chips at this moment stay in the final results.',
     );
     cleanup();
     // Ben's $50.00 all-in: Dee matched all of it.
@@ -57,7 +57,7 @@ describe('the questions say what happens to the chips in the pot', () => {
     cleanup();
     showTable(uncallable(), 'ana');
     expect(open('Remove Dee', 'Remove this player from the game?')).toContain(
-      'Dee. Removing them folds their hand: $50.00 of the $100.00 they have bet stays in the pot; the rest, which nobody matched, goes back to them.',
+      'Dee. Removing them folds their hand: $50.00 of the $100.00 they have bet stays in the pot, and the rest goes back to them.',
     );
   });
 

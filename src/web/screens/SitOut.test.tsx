@@ -157,7 +157,7 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove Cal' }));
     const dialog = () => screen.getByRole('dialog', { name: 'Remove this player from the game?' });
     expect(dialog().textContent).toContain(
-      'Cal. Removing them folds their hand: $1.00 of the $2.00 they have bet stays in the pot; the rest, which nobody matched, goes back to them. Only stepping away for a while? Sit them out: they keep their seat and chips.',
+      'Cal. Removing them folds their hand: $1.00 of the $2.00 they have bet stays in the pot, and the rest goes back to them. Only stepping away for a while? Sit them out: they keep their seat and chips.',
     );
     update(step(room, 'cal', { type: 'sitOut', away: true }));
     // Cal (the big blind) is still in this hand.

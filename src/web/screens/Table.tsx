@@ -411,7 +411,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       {open === 'end' ? (
         <ConfirmModal
           title={endGame.title}
-          text={potTotal(room) > 0 ? `${endGame.text} ${endGame.callOff}` : endGame.text}
+          text={total > 0 ? `${endGame.text} ${endGame.callOff}` : endGame.text}
           confirmLabel={endGame.confirm}
           pendingLabel={endGame.loading}
           danger
@@ -462,12 +462,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
 function leaveQuestion(room: Room, me: string | null, canSitOut: boolean): string {
   const stake = me === null ? null : stakeOnLeaving(room, me);
   const parts = [t.leaveText];
-  if (stake !== null)
-    parts.unshift(
-      stake.stays === stake.bet
-        ? t.leaveStake(formatCents(stake.stays))
-        : t.leaveStakePart(formatCents(stake.stays), formatCents(stake.bet)),
-    );
+  if (stake !== null) parts.unshift(t.leaveStake(formatCents(stake.stays), formatCents(stake.bet)));
   if (canSitOut) parts.push(t.leaveOrSitOut);
   return parts.join(' ');
 }
