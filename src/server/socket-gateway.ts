@@ -107,10 +107,9 @@ export function attachGateway(deps: GatewayDeps): () => void {
   sweep.unref();
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
   // once every process knows (presence.ts).
-  const stopSettling = broadcaster.presence.onSettle((roomCode) => {
-    // Throttled too (a presence change, told late; the throttle still tells the last one).
-    if (presenceTold.take(roomCode)) void rooms.broadcastCurrent(roomCode);
-  });
+  // Not through the presence throttle: settles are already one per room per 300 ms at most on each
+  // process (presence.ts scheduleSettle), and their timing is what corrects a process's stale news.
+  const stopSettling = broadcaster.presence.onSettle((roomCode) => void rooms.broadcastCurrent(roomCode));
 
   /**
    * Charges a lookup that found no room, or a room without the sender, to the sender's IP: its answer
