@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { facingOf, raiseLimits } from './betting';
 import { applyCommand } from './commands';
-import { HOST_AWAY_MS } from './host';
+import { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from './host';
 import { checkPots, checkSettlement, checkTransition } from './reference-model';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
@@ -39,10 +39,19 @@ type Intent =
   | { kind: 'settings'; sb: number; bb: number }
   | { kind: 'endGame'; byHost: boolean }
   | { kind: 'undo'; byHost: boolean; stale: boolean }
-  | { kind: 'actFor'; byHost: boolean; target: 'turn' | number; fold: boolean }
+  /** presence: 0 no `online` (the engine's own callers), 1 everyone connected, 2 all but the target. */
+  | {
+      kind: 'actFor';
+      byHost: boolean;
+      target: 'turn' | number;
+      fold: boolean;
+      presence: number;
+      wait: number;
+    }
   | { kind: 'makeHost'; byHost: boolean; target: number }
   /** `wait`: how long after the last command it is sent (0, or about HOST_AWAY_MS). */
-  | { kind: 'claimHost'; who: number; wait: number }
+  /** presence: 0 no `online`, 1 everyone connected, 2 all but the host. */
+  | { kind: 'claimHost'; who: number; wait: number; presence: number }
   /**
    * The seats in an order given by `keys` (one per seated player); `tamper` 0–2 sends exactly the
    * table, 3 drops a player, 4 lists one twice, 5 adds an id that is not seated.
@@ -144,6 +153,8 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       byHost: fc.nat(5).map((n) => n !== 0),
       target: fc.oneof(fc.constant('turn' as const), fc.constant('turn' as const), fc.nat(12)),
       fold: fc.boolean(),
+      presence: fc.nat(2),
+      wait: fc.constantFrom(0, ACT_FOR_AFTER_MS - 1, ACT_FOR_AFTER_MS),
     }),
   },
   {
@@ -160,6 +171,7 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       kind: fc.constant('claimHost' as const),
       who: fc.nat(12),
       wait: fc.constantFrom(0, HOST_AWAY_MS - 1, HOST_AWAY_MS, HOST_AWAY_MS),
+      presence: fc.nat(2),
     }),
   },
   {
@@ -291,18 +303,24 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
         it.target === 'turn'
           ? (room.gameState.currentTurnPlayerId ?? pickId(room, 1))
           : pickId(room, it.target);
-      return {
-        actor: it.byHost ? host : pickId(room, 2),
-        command: { type: 'actFor', playerId: target, action: it.fold ? 'FOLD' : 'CHECK' },
+      const command: Extract<Command, { type: 'actFor' }> = {
+        type: 'actFor',
+        playerId: target,
+        action: it.fold ? 'FOLD' : 'CHECK',
       };
+      if (it.presence > 0) command.online = connected(room, it.presence === 2 ? target : null);
+      return { actor: it.byHost ? host : pickId(room, 2), command };
     }
     case 'makeHost':
       return {
         actor: it.byHost ? host : pickId(room, 2),
         command: { type: 'makeHost', playerId: pickId(room, it.target) },
       };
-    case 'claimHost':
-      return { actor: pickId(room, it.who), command: { type: 'claimHost' } };
+    case 'claimHost': {
+      const command: Extract<Command, { type: 'claimHost' }> = { type: 'claimHost' };
+      if (it.presence > 0) command.online = connected(room, it.presence === 2 ? room.hostId : null);
+      return { actor: pickId(room, it.who), command };
+    }
     case 'seats': {
       const table = Object.values(room.players)
         .filter((p) => p.isApproved)
@@ -427,6 +445,7 @@ function checkActFor(
   actor: string,
   command: Extract<Command, { type: 'actFor' }>,
   res: CommandResult,
+  now: number,
 ): void {
   const gs = before.gameState;
   const target = Object.hasOwn(before.players, command.playerId)
@@ -451,7 +470,10 @@ function checkActFor(
               gs.stage === 'SHOWDOWN' ||
               owed !== (command.action === 'FOLD')
             ? 'The table has moved on since. Nothing was done.'
-            : null;
+            : // Only for a player away: phone not connected, or the turn waited ACT_FOR_AFTER_MS.
+              command.online?.includes(command.playerId) && now - before.lastActivity < ACT_FOR_AFTER_MS
+              ? `${target.name} is at the table and can act. Nothing was done.`
+              : null;
   check(res.ok === (want === null), `actFor: ok ${res.ok}, model ${want}`);
   if (!res.ok) {
     check(res.error === want, `actFor refused with '${res.error}', expected '${want}'`);
@@ -466,6 +488,11 @@ function checkActFor(
   check(first?.type === 'playerActed' && first.byHost === true, 'actFor: the event is not marked');
   const { byHost: _byHost, ...unmarked } = first;
   check(JSON.stringify([unmarked, ...rest]) === JSON.stringify(own.events), 'actFor: events');
+}
+
+/** The ids of everyone in the room (seated or waiting) but `absent`: who the server sees connected. */
+function connected(room: Room, absent: string | null): string[] {
+  return Object.keys(room.players).filter((id) => id !== absent);
 }
 
 const isCents = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -600,13 +627,14 @@ describe('engine properties', () => {
         for (const it of intents) {
           const { actor, command } = toCommand(room, it);
           // A player taking over as host: the table has waited (or not quite) since the last command.
-          if (it.kind === 'claimHost') now = Math.max(now, room.lastActivity + it.wait);
+          if (it.kind === 'claimHost' || it.kind === 'actFor')
+            now = Math.max(now, room.lastActivity + it.wait);
           const before = JSON.stringify(room);
           const res = applyCommand(room, actor, command, now);
           check(JSON.stringify(room) === before, `${command.type} mutated its input`);
           checkTransition(room, actor, command, res, now);
           if (command.type === 'undo') checkUndo(mark, room, actor, command.seq, res);
-          if (command.type === 'actFor') checkActFor(room, actor, command, res);
+          if (command.type === 'actFor') checkActFor(room, actor, command, res, now);
           if (!res.ok) {
             check(typeof res.error === 'string' && res.error.length > 0, 'empty error');
             continue;

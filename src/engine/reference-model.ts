@@ -311,6 +311,7 @@ const PATTERNS: RegExp[] = [
   /^Player .+ is not in this hand$/,
   /^.+ is not eligible for (main|side-\d+)$/,
   /^There is no pot .+$/,
+  /^.+ is at the table and can act\. Nothing was done\.$/,
 ];
 const FIXED = new Set<string>(Object.values(MSG));
 
@@ -501,7 +502,9 @@ export function checkTransition(
         me !== undefined &&
         me.isApproved &&
         actor !== before.hostId &&
-        now - before.lastActivity >= HOST_AWAY_MS;
+        now - before.lastActivity >= HOST_AWAY_MS &&
+        // Not from a host whose phone the server sees connected.
+        !(command.online?.includes(before.hostId) ?? false);
       check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
       if (okWant && after) checkHandOver(before, after, actor);
       return;
