@@ -38,8 +38,8 @@ export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
 }
 
 /**
- * How long the player to act, phone connected and not sitting out, keeps the turn before the host may
- * check or fold for them (actFor; the host's phone offers it from then on).
+ * How long the player to act, phone connected, keeps the turn before the host may check or fold for
+ * them (actFor; the host's phone offers it from then on).
  */
 export const ACT_FOR_AFTER_MS = 30_000;
 

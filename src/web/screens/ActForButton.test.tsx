@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ACT_FOR_AFTER_MS } from '../../engine';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { actNow, snapshot, started, step } from '../test/rooms';
-import { AWAY_AFTER_MS } from './ActForButton';
 import { Table } from './Table';
 
 afterEach(() => {
@@ -70,14 +70,14 @@ describe('Table: the host checks or folds for a player who is away', () => {
     const room = bensTurn();
     const { rerender } = show(room, 'ana');
     expect(offered()).toBeNull();
-    later(AWAY_AFTER_MS - 1);
+    later(ACT_FOR_AFTER_MS - 1);
     expect(offered()).toBeNull();
     later(1);
     expect(offered(/^Fold for Ben$/)).not.toBeNull();
     // Ben comes back and calls: Cal's turn waits from the start.
     rerender(actNow(room, 'CALL'));
     expect(offered()).toBeNull();
-    later(AWAY_AFTER_MS - 1);
+    later(ACT_FOR_AFTER_MS - 1);
     expect(offered()).toBeNull();
     later(1);
     expect(offered(/^Check for Cal$/)).not.toBeNull();
@@ -87,7 +87,7 @@ describe('Table: the host checks or folds for a player who is away', () => {
     vi.useFakeTimers();
     show(step(bensTurn(), 'ana', { type: 'sitOut', away: true, playerId: 'ben' }), 'ana');
     expect(offered()).toBeNull();
-    later(AWAY_AFTER_MS);
+    later(ACT_FOR_AFTER_MS);
     expect(offered(/^Fold for Ben$/)).not.toBeNull();
   });
 
@@ -96,13 +96,13 @@ describe('Table: the host checks or folds for a player who is away', () => {
     const room = bensTurn();
     for (const me of ['ben', 'cal']) {
       show(room, me, ['ben', 'cal']);
-      later(AWAY_AFTER_MS);
+      later(ACT_FOR_AFTER_MS);
       expect(offered()).toBeNull();
       cleanup();
     }
     // Ana's own turn (the first to act pre-flop), with her phone reported away: nothing for herself.
     show(started(['Ana', 'Ben', 'Cal']), 'ana', ['ana']);
-    later(AWAY_AFTER_MS);
+    later(ACT_FOR_AFTER_MS);
     expect(offered()).toBeNull();
   });
 

@@ -6,9 +6,6 @@ import { useTableQuestion } from '../components/table-question';
 import { useWaited } from '../components/use-waited';
 import { actFor as t } from '../room-texts';
 
-/** How long a connected player's turn lasts before the host is offered to act for them (the engine's rule). */
-export const AWAY_AFTER_MS = ACT_FOR_AFTER_MS;
-
 export interface ActForButtonProps {
   room: Room;
   presence: RoomSnapshot['presence'];
@@ -31,7 +28,7 @@ interface Asked {
  * The host's "Check for Bob" / "Fold for Bob" (the caller shows it to the host only), for the player to
  * act who is away from the table: a check when it is free, a fold when there is a bet to call, never
  * chips put in for them (the engine's `actFor`). Offered when that player's phone is not connected, or
- * once their turn has waited `AWAY_AFTER_MS` (a phone in a pocket can stay connected for minutes), as
+ * once their turn has waited the engine's `ACT_FOR_AFTER_MS` (a phone in a pocket can stay connected for minutes), as
  * the server allows it (a player sitting out with a connected phone waits too, since session 33: the
  * host can sit anyone out, and sitting out then folding at once got round the wait): not
  * on every turn, where it would only be a button for the host to hit by mistake. It asks first, names
@@ -47,7 +44,7 @@ export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
   const turnId = room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN' ? gs.currentTurnPlayerId : null;
   const player = turnId !== null && turnId !== me ? room.players[turnId] : undefined;
   const moment = player ? `${player.id}:${room.nextEventSeq}` : null;
-  const waited = useWaited(moment, AWAY_AFTER_MS);
+  const waited = useWaited(moment, ACT_FOR_AFTER_MS);
   const { asked, ask, markSent, close } = useTableQuestion<Asked>(
     (q) => q.moment === moment,
     (q) =>
