@@ -12,6 +12,7 @@ import { createAnalytics } from './analytics';
 import { createBroadcaster } from './broadcaster';
 import { type Cleanup, startCleanup } from './cleanup';
 import { type Config, ConfigError, readOrCreateSecretFile } from './config';
+import { createConnectionLimit, type EngineEvents } from './connection-limit';
 import { createHttpApi } from './http-api';
 import { createIdentity } from './identity';
 import type { Logger } from './logger';
@@ -78,12 +79,15 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   // Counters of commands are bumped where the room service runs; these are the HTTP API's.
   const analytics = createAnalytics((store ?? roomThread)!, logger, now);
 
+  // The client IP per-IP limits key on (rate-limit.ts).
+  const ipOf = (req: IncomingMessage) => clientIp(req.headers, req.socket.remoteAddress, config.trustProxy);
+
   const api = createHttpApi({
     config,
     analytics,
     logger,
     now,
-    clientIp: (req: IncomingMessage) => clientIp(req.headers, req.socket.remoteAddress, config.trustProxy),
+    clientIp: ipOf,
   });
   const site = createStaticSite({
     webDir: parts.webDir ?? DEFAULT_WEB_DIR,
@@ -117,7 +121,16 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
     })();
   });
 
+  // Connections open and opened a minute per IP (connection-limit.ts).
+  const connectionLimit = createConnectionLimit({
+    maxOpenPerIp: config.connectionsPerIp,
+    handshakesPerIpPerMin: config.connectRatePerIpPerMin,
+    clientIp: ipOf,
+    now,
+    onRefused: (ip, reason) => logger.debug({ ip, reason }, 'connection refused'),
+  });
   const io: ChiplessServer = new Server(httpServer, {
+    allowRequest: connectionLimit.allowRequest,
     maxHttpBufferSize: TRANSPORT_MAX_BYTES,
     // Snapshots reuse the room JSON the store just wrote instead of serialising the room again.
     parser: snapshotParser,
@@ -128,6 +141,7 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   const stopLimiting = limitQueuedBytes(io.engine as unknown as EngineServer, {
     onDrop: (_conn, queuedBytes) => logger.warn({ queuedBytes }, 'connection not reading; dropped'),
   });
+  const stopCounting = connectionLimit.attach(io.engine as unknown as EngineEvents);
   const broadcaster = createBroadcaster(io);
   const rooms = store
     ? directRooms(
@@ -155,6 +169,7 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
         cleanup.stop();
         stopGateway();
         stopLimiting();
+        stopCounting();
         if (httpServer.listening) httpServer.close();
         rooms.stopAccepting();
         await rooms.drain();
@@ -178,6 +193,7 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
       cleanup.stop();
       stopGateway();
       stopLimiting();
+      stopCounting();
       rooms.stopAccepting();
       const webSockets = openWebSockets(io);
       io.engine.close();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRoom } from '../engine';
 import { TOUCH_BATCH } from './cleanup';
 import { randomRoomCode } from './room-service';
+import { MAX_ROOMS_PER_SOCKET } from './socket-gateway';
 import { okData, sleep, startServer, TestClient, type TestServer } from './test-helpers';
 
 let server: TestServer | undefined;
@@ -186,6 +187,39 @@ describe('idle room cleanup', () => {
     expect(await server.app.cleanup.runOnce()).toEqual({ touched: watched.length, deleted: 1 });
     expect(await server.store.load(unwatched)).toBeNull();
     for (const code of watched) expect((await server.store.load(code))?.version).toBe(1);
+  });
+
+  it('one connection keeps at most MAX_ROOMS_PER_SOCKET rooms from cleanup: opening one more lets the earliest go', async () => {
+    let t = 1_900_000_000_000;
+    server = await startServer({
+      now: () => t,
+      env: { ROOM_IDLE_MS: '600000', CLEANUP_INTERVAL_MS: '3600000' },
+    });
+    const { host, code: first } = await hostRoom(server);
+    const guest = await TestClient.connect(server.url);
+    clients.push(guest);
+    okData(await guest.joinRoom(first, 'Gus', 5000));
+    await host.must(first, { type: 'approve', playerId: guest.playerId });
+    // The same connection opens more rooms than it may watch (a script keeping lobbies alive).
+    const more: string[] = [];
+    for (let i = 0; i < MAX_ROOMS_PER_SOCKET; i++)
+      more.push(okData(await host.createRoom('Hana', 5000)).room.roomCode);
+    // The earliest is no longer watched by it: the host shows offline there.
+    await guest.waitFor(
+      () => guest.latest?.presence[host.playerId] === false,
+      3000,
+      'host offline in the first room',
+    );
+    guest.close();
+    await sleep(50);
+
+    t += 11 * 60_000;
+    expect(await server.app.cleanup.runOnce()).toEqual({ touched: MAX_ROOMS_PER_SOCKET, deleted: 1 });
+    expect(await server.store.load(first)).toBeNull();
+    for (const code of more) expect((await server.store.load(code))?.version).toBe(1);
+    // It watched the first room no more when it went: no notice; asking for it finds no room.
+    expect(host.gone).toEqual([]);
+    expect(await host.resume(first)).toEqual({ ok: false, error: 'Room not found' });
   });
 
   it('a room expiring while a player watches it from elsewhere tells them gone {expired}', async () => {

@@ -76,6 +76,8 @@ const envSchema = z.object({
   JOIN_RATE_PER_MIN: int(10, 1),
   JOIN_RATE_PER_IP_PER_MIN: int(60, 1),
   FAILED_LOOKUP_RATE_PER_MIN: int(20, 1),
+  CONNECTIONS_PER_IP: int(100),
+  CONNECT_RATE_PER_IP_PER_MIN: int(120),
   SKIP_WEB_BUILD: z
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
@@ -134,6 +136,13 @@ export interface Config {
    * would tell a prober which room codes exist). Members' own lookups cost nothing.
    */
   failedLookupRatePerMin: number;
+  /**
+   * Socket.IO connections open at once per IP (connection-limit.ts); 0 = no limit. A table of ten phones
+   * on one Wi-Fi holds ten to twenty.
+   */
+  connectionsPerIp: number;
+  /** Socket.IO handshakes per minute per IP (its burst too); 0 = no limit. */
+  connectRatePerIpPerMin: number;
   /** Do not build the web app on start even when dist/web is missing (tests, API-only processes). */
   skipWebBuild: boolean;
   /**
@@ -182,6 +191,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     joinRatePerMin: e.JOIN_RATE_PER_MIN,
     joinRatePerIpPerMin: e.JOIN_RATE_PER_IP_PER_MIN,
     failedLookupRatePerMin: e.FAILED_LOOKUP_RATE_PER_MIN,
+    connectionsPerIp: e.CONNECTIONS_PER_IP,
+    connectRatePerIpPerMin: e.CONNECT_RATE_PER_IP_PER_MIN,
     skipWebBuild: e.SKIP_WEB_BUILD,
     roomThread: e.ROOM_THREAD,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,

@@ -458,7 +458,29 @@ describe('rate limits', () => {
     expect((await guest.joinRoom(code, 'Gus', 5000)).ok).toBe(true);
   });
 
-  it('commands are limited per connection; the connection goes on', async () => {
+  it('commands are limited per player, across every connection of theirs', async () => {
+    await server.close();
+    server = await startServer({ env: { COMMAND_RATE_PER_SEC: '1', COMMAND_BURST: '6' } });
+    const host = await connect();
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    // Three more connections with the host's token (tabs, or a script): one budget between them.
+    const tabs = [host, await connect(host.token), await connect(host.token), await connect(host.token)];
+    const acks = await Promise.all(
+      tabs.flatMap((tab) =>
+        [1, 2, 3].map(() => tab.command(code, { type: 'updateSettings', smallBlind: 1, bigBlind: 2 })),
+      ),
+    );
+    expect(acks.filter((a) => a.ok)).toHaveLength(6);
+    expect(acks.filter((a) => !a.ok && a.error === 'Too many requests. Please wait a moment.')).toHaveLength(
+      6,
+    );
+    // Another player's budget is their own.
+    const guest = await connect();
+    okData(await guest.joinRoom(code, 'Gus', 5000));
+    expect((await guest.command(code, { type: 'leave' })).ok).toBe(true);
+  });
+
+  it('commands are limited per player; the connection goes on', async () => {
     await server.close();
     server = await startServer({ env: { COMMAND_RATE_PER_SEC: '1', COMMAND_BURST: '5' } });
     const host = await connect();

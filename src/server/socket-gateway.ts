@@ -34,7 +34,6 @@ import type { OutgoingSnapshot, Rooms, RoomView } from './rooms';
 export interface SocketData {
   playerId: string;
   ip: string;
-  commands: TokenBucket;
   joins: TokenBucket;
   /** The room codes the socket was in, set when it starts disconnecting. */
   roomsAtDisconnect?: string[];
@@ -59,6 +58,13 @@ const ROOM_CODE = new RegExp(`^[A-Z0-9]{${ROOM_CODE_LENGTH}}$`);
 export function isRoomCode(name: string): boolean {
   return ROOM_CODE.test(name);
 }
+
+/**
+ * Rooms one socket watches at most. A phone shows one room at a time; a socket subscribed to more
+ * kept each of them from idle cleanup for as long as it stayed connected, so one idle connection could
+ * keep a lobby a minute alive for ever (session 33's audit). Joining one more drops the earliest.
+ */
+export const MAX_ROOMS_PER_SOCKET = 4;
 
 /** A room's phones are told of presence changes at most this often (presence-throttle.ts). */
 export const PRESENCE_TOLD_EVERY_MS = 1_000;
@@ -93,6 +99,10 @@ export function attachGateway(deps: GatewayDeps): () => void {
   const { io, rooms, identity, config, logger, now, broadcaster } = deps;
   const joinsPerIp = new KeyedRateLimiter(config.joinRatePerIpPerMin / 60, config.joinRatePerIpPerMin);
   const missesPerIp = new KeyedRateLimiter(config.failedLookupRatePerMin / 60, config.failedLookupRatePerMin);
+  // Commands (and malformed messages) per player, across every socket of theirs on this process: per
+  // socket, a player's budget grew with each tab or connection opened with their token (session 33's
+  // audit). A connection without a token is a player of its own, limited as such.
+  const commandsPerPlayer = new KeyedRateLimiter(config.commandRatePerSec, config.commandBurst);
   // Presence changes told to a room at most once a second, the last one always (presence-throttle.ts).
   const presenceTold = presenceThrottle(
     PRESENCE_TOLD_EVERY_MS,
@@ -103,6 +113,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     presenceTold.sweep();
     joinsPerIp.sweep(t);
     missesPerIp.sweep(t);
+    commandsPerPlayer.sweep(t);
   }, 60_000);
   sweep.unref();
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
@@ -126,6 +137,21 @@ export function attachGateway(deps: GatewayDeps): () => void {
         online.has(playerId) || !presenceTold.take(roomCode) ? undefined : rooms.broadcastCurrent(roomCode),
       )
       .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'presence update failed'));
+  };
+
+  /**
+   * Puts the socket in `roomCode`'s Socket.IO room, first taking it out of the earliest it watches when
+   * it already watches MAX_ROOMS_PER_SOCKET: the player shows offline there, and the room is left to
+   * idle cleanup unless another phone watches it. A phone that goes back to it resumes as usual.
+   */
+  const watch = async (socket: ChiplessSocket, roomCode: string) => {
+    if (socket.rooms.has(roomCode)) return;
+    const watched = [...socket.rooms].filter(isRoomCode);
+    for (const earlier of watched.slice(0, Math.max(0, watched.length - MAX_ROOMS_PER_SOCKET + 1))) {
+      await socket.leave(earlier);
+      refreshPresence(earlier, socket.data.playerId);
+    }
+    await socket.join(roomCode);
   };
 
   /**
@@ -158,7 +184,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         return { ok: false, error: NOT_IN_ROOM };
       }
       const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
-      await socket.join(roomCode);
+      await watch(socket, roomCode);
       if (broadcaster.presence.crossProcess) {
         // This queue orders this process's steps only: another process may have removed the player
         // or deleted the room since the load, and its 'gone' and unsubscription, sent after its save,
@@ -196,7 +222,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       : {
           wholeSnapshot,
           onCommitted: async (view: RoomView) => {
-            if (view.has(playerId) && !socket.rooms.has(roomCode)) await socket.join(roomCode);
+            if (view.has(playerId)) await watch(socket, roomCode);
           },
         };
     const outcome = await rooms.execute(roomCode, playerId, commandId, command, options);
@@ -248,7 +274,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     const perIp = joinsPerIp.take(socket.data.ip, t);
     return perConnection && perIp;
   };
-  const takeCommand = (socket: ChiplessSocket) => socket.data.commands.take(now());
+  const takeCommand = (socket: ChiplessSocket) => commandsPerPlayer.take(socket.data.playerId, now());
 
   /** Answers a message through its ack function, if it came with one; a throwing ack is logged. */
   const answer = (ack: ((res: unknown) => void) | undefined, event: string, res: Ack<unknown>) => {
@@ -380,7 +406,6 @@ export function attachGateway(deps: GatewayDeps): () => void {
     socket.data = {
       playerId: credentials.playerId,
       ip: clientIp(socket.handshake.headers, socket.handshake.address, config.trustProxy),
-      commands: new TokenBucket(config.commandRatePerSec, config.commandBurst, t),
       joins: new TokenBucket(config.joinRatePerMin / 60, config.joinRatePerMin, t),
     };
     // Engine.IO keeps the connection's first HTTP request (headers, parser state) for the socket's

@@ -74,6 +74,8 @@ export const TEST_RATE_LIMITS = {
   JOIN_RATE_PER_MIN: '1000',
   JOIN_RATE_PER_IP_PER_MIN: '1000',
   FAILED_LOOKUP_RATE_PER_MIN: '1000',
+  CONNECTIONS_PER_IP: '1000',
+  CONNECT_RATE_PER_IP_PER_MIN: '100000',
 };
 
 /** Starts the application in this process on 127.0.0.1 and a free port. */

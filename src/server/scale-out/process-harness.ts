@@ -65,6 +65,8 @@ export async function startServerProcess(
       JOIN_RATE_PER_MIN: env.JOIN_RATE_PER_MIN ?? '1000',
       JOIN_RATE_PER_IP_PER_MIN: env.JOIN_RATE_PER_IP_PER_MIN ?? '1000',
       FAILED_LOOKUP_RATE_PER_MIN: env.FAILED_LOOKUP_RATE_PER_MIN ?? '1000',
+      CONNECTIONS_PER_IP: env.CONNECTIONS_PER_IP ?? '1000',
+      CONNECT_RATE_PER_IP_PER_MIN: env.CONNECT_RATE_PER_IP_PER_MIN ?? '100000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
