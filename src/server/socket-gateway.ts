@@ -124,7 +124,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   /**
    * Charges a lookup that found no room, or a room without the sender, to the sender's IP: its answer
-   * tells whether the code exists, and connections per IP are not limited. False when the IP has no
+   * tells whether the code exists, and one IP may hold many connections. False when the IP has no
    * tokens left: the lookup is then refused like any other, room or no room. Members never get here.
    */
   const takeMiss = (socket: ChiplessSocket) => missesPerIp.take(socket.data.ip, now());
