@@ -96,6 +96,8 @@ export const table = {
    */
   turn: 'To act',
   winner: 'Winner',
+  /** Beside the winner tag once the hand is awarded (ours): what that player took from the pots. */
+  won: 'Won',
   badges: { DEALER: 'D', SMALL_BLIND: 'SB', BIG_BLIND: 'BB', DEALER_SMALL_BLIND: 'D/SB' } as Record<
     string,
     string

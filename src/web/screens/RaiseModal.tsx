@@ -49,8 +49,8 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
   ];
 
   return (
-    <Modal title={t.title} onClose={onClose}>
-      <form className="form" onSubmit={submit} noValidate>
+    <Modal title={t.title} onClose={onClose} className="raise-modal">
+      <form className="form raise-form" onSubmit={submit} noValidate>
         <dl className="facts">
           <div>
             <dt>{t.currentBet}</dt>
@@ -108,6 +108,8 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
           <p className="muted">{t.capped}</p>
         ) : null}
         <FormError message={error} />
+        {/* Above the buttons, which stay at the sheet's bottom edge (styles.css, .raise-form). */}
+        <SlowLine pending={pending} />
         <div className="button-row">
           <button type="button" className="button secondary" onClick={onClose}>
             {common.cancel}
@@ -116,7 +118,6 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
             {pending ? t.loading : t.confirm}
           </button>
         </div>
-        <SlowLine pending={pending} />
       </form>
     </Modal>
   );

@@ -40,7 +40,7 @@ import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
 import { TableFoot } from './TableFoot';
 import { TakeOverButton } from './TakeOverButton';
-import { stageReached, useFoldWinAnimation, useTableNotice } from './table-moments';
+import { handWinnings, stageReached, useFoldWinAnimation, useTableNotice } from './table-moments';
 import { UndoButton } from './UndoButton';
 import { WinnerModal } from './WinnerModal';
 
@@ -76,6 +76,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const dealable = funded.filter(dealtIn);
   const foldWinShown = useFoldWinAnimation(room);
   const notice = useTableNotice(room, me);
+  const winnings = handWinnings(room);
   const [open, setOpen] = useState<Open>('none');
   const close = () => setOpen('none');
   // The spec lets the host remove a player at any time (section 4): at the table too, so a player who
@@ -230,6 +231,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             online={presence[p.id] ?? false}
             turn={gs.currentTurnPlayerId === p.id}
             winner={gs.winnerIds.includes(p.id)}
+            won={winnings.get(p.id)}
             handDone={handDone}
             onRemove={isHost && !p.isHost ? () => setRemoving(p.id) : undefined}
           />
@@ -258,7 +260,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                   player's own seat is scrolled away on their turn. Screen readers have it in the seat
                   list; the live region announces the turn alone. */}
               <span className="turn-stack" aria-hidden="true">
-                {' · '}
+                <span className="turn-sep">{' · '}</span>
                 {t.stack} <span className="nowrap">{formatCents(mine.stack)}</span>
               </span>
             </p>
@@ -473,6 +475,7 @@ function Seat({
   online,
   turn,
   winner,
+  won,
   handDone,
   onRemove,
 }: {
@@ -481,6 +484,8 @@ function Seat({
   online: boolean;
   turn: boolean;
   winner: boolean;
+  /** What a winner took from this hand's pots, in cents (handWinnings); absent when not known. */
+  won?: number;
   /** The hand is over (every pot awarded): a player left with nothing is out of chips already. */
   handDone: boolean;
   /** The host's remove button for this seat (absent for everyone else and for the host's own seat). */
@@ -524,6 +529,11 @@ function Seat({
           <span className="seat-bet">
             <span className="label">{t.bet}</span>{' '}
             <span className="nowrap">{formatCents(p.currentRoundBet)}</span>
+          </span>
+        ) : null}
+        {winner && won !== undefined ? (
+          <span className="seat-won">
+            <span className="label">{t.won}</span> <span className="nowrap">{formatCents(won)}</span>
           </span>
         ) : null}
         {turn ? <span className="tag turn-tag">{t.turn}</span> : null}

@@ -40,6 +40,33 @@ function foldWin(room: Room): { key: string; name: string; amount: number } | nu
 }
 
 /**
+ * What each winner of the hand on the table took, in cents, read from the log as the fold win's overlay
+ * reads it (foldWin): their shares of the pots awarded in this hand, and for a fold win the part of
+ * their own bet nobody called, which came back with the pot (the overlay's "wins! $4.50" and the seat's
+ * "Won $4.50" agree). An uncalled bet returned before a showdown is not counted: the showdown's pot
+ * never held it. Awards the host took back do not count. Empty until the hand is over; a winner the log
+ * no longer covers is absent (the seat then shows only the winner tag).
+ */
+export function handWinnings(room: Room): Map<string, number> {
+  const gs = room.gameState;
+  const won = new Map<string, number>();
+  if (gs.winnerIds.length === 0) return won;
+  const undone = takenBack(room.log);
+  let byFold = false;
+  for (const e of room.log) {
+    if (e.type !== 'potAwarded' || e.handNumber !== gs.handNumber || undone(e)) continue;
+    if (e.reason === 'FOLD') byFold = true;
+    for (const w of e.winners)
+      if (gs.winnerIds.includes(w.playerId)) won.set(w.playerId, (won.get(w.playerId) ?? 0) + w.amount);
+  }
+  if (byFold)
+    for (const e of room.log)
+      if (e.type === 'betReturned' && e.handNumber === gs.handNumber && won.has(e.playerId) && !undone(e))
+        won.set(e.playerId, (won.get(e.playerId) ?? 0) + e.amount);
+  return won;
+}
+
+/**
  * The automatic winner animation: when a single player is left in the hand, it starts after
  * 500 ms and plays for about 3 s, once per win.
  */

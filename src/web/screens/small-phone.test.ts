@@ -1,0 +1,158 @@
+/**
+ * The table on small and sideways phones (the small-phone review): the turn's buttons stick on a phone
+ * turned sideways, Cancel and Confirm Raise stay on screen with the keyboard up, and the winner's seat
+ * says what they won. Layout by the real stylesheet at happy-dom's viewport size (its media queries follow it); e2e/reflow.test.ts measures the real thing.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Command, Room } from '../../engine/types';
+import type { Ack } from '../../shared/protocol';
+import { actNow, lobby, snapshot, started, step } from '../test/rooms';
+import { Table } from './Table';
+
+const ok: Ack<null> = { ok: true, data: null };
+
+afterEach(() => {
+  cleanup();
+  for (const el of document.head.querySelectorAll('style[data-test]')) el.remove();
+  setViewport(1024, 768);
+  vi.useRealTimers();
+});
+
+function withStylesheet(): void {
+  const style = document.createElement('style');
+  style.dataset.test = '';
+  style.textContent = readFileSync(join(__dirname, '..', 'styles.css'), 'utf8');
+  document.head.appendChild(style);
+}
+
+function setViewport(width: number, height: number): void {
+  (
+    window as unknown as { happyDOM: { setViewport(s: { width: number; height: number }): void } }
+  ).happyDOM.setViewport({ width, height });
+}
+
+function show(room: Room, me: string) {
+  const send = vi.fn(async (_c: Command) => ok);
+  render(createElement(Table, { snapshot: snapshot(room), me, send, onLeave: async () => ok }));
+  return send;
+}
+
+/** The seat row of `name`. */
+const seat = (name: string) =>
+  screen
+    .getAllByRole('listitem')
+    .find(
+      (li) =>
+        li.classList.contains('seat') && li.querySelector('.player-name')?.textContent?.startsWith(name),
+    )!;
+
+/** Three players, $50.00 each: Ana deals (first to act pre-flop), Ben SB, Cal BB. */
+const threeWay = () => started(['Ana', 'Ben', 'Cal']);
+
+describe('the dock on a phone turned sideways (568×320)', () => {
+  it('sticks on the player’s own turn, with Fold, Call and Raise; not on a phone that waits', () => {
+    setViewport(568, 320);
+    withStylesheet();
+    show(threeWay(), 'ana');
+    const dock = document.querySelector('.dock') as HTMLElement;
+    expect(getComputedStyle(dock).position).toBe('sticky');
+    expect(getComputedStyle(dock).bottom).toBe('0px');
+    // One row: the turn line beside the buttons, the stack under "Your Turn" without the separator.
+    expect(getComputedStyle(dock).flexDirection).toBe('row');
+    expect(getComputedStyle(dock).flexWrap).toBe('wrap');
+    expect(getComputedStyle(dock.querySelector('.turn-sep') as HTMLElement).display).toBe('none');
+    const actions = screen.getByRole('region', { name: 'Your Turn' });
+    expect(
+      within(actions)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Fold', 'Call $2.00', 'Raise']);
+    cleanup();
+    show(threeWay(), 'cal');
+    expect(getComputedStyle(document.querySelector('.dock') as HTMLElement).position).not.toBe('sticky');
+  });
+
+  it('still sticks on a phone held upright (320×568), and not on a narrow short screen (large text)', () => {
+    setViewport(320, 568);
+    withStylesheet();
+    show(threeWay(), 'ana');
+    expect(getComputedStyle(document.querySelector('.dock') as HTMLElement).position).toBe('sticky');
+    cleanup();
+    // 320 px wide, 400 px tall: narrower than 30em, a bar of three buttons one under the other.
+    setViewport(320, 400);
+    show(threeWay(), 'ana');
+    expect(getComputedStyle(document.querySelector('.dock') as HTMLElement).position).not.toBe('sticky');
+  });
+});
+
+describe('the Raise dialog with the keyboard up (320×300)', () => {
+  it('keeps Cancel and Confirm Raise at the sheet’s bottom edge, over its padding', async () => {
+    setViewport(320, 300);
+    withStylesheet();
+    // An answer that does not come: the dialog stays, sending.
+    const send = vi.fn((_c: Command) => new Promise<Ack<null>>(() => {}));
+    render(
+      createElement(Table, { snapshot: snapshot(threeWay()), me: 'ana', send, onLeave: async () => ok }),
+    );
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Raise' })));
+    const dialog = screen.getByRole('dialog', { name: 'Raise' });
+    const row = within(dialog).getByRole('button', { name: 'Confirm Raise' }).parentElement as HTMLElement;
+    expect(
+      within(row)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Cancel', 'Confirm Raise']);
+    const style = getComputedStyle(row);
+    expect(style.position).toBe('sticky');
+    // 1.25rem, the sheet's bottom padding (happy-dom's rem: 16 px).
+    expect(style.bottom).toBe('calc(-20px - env(safe-area-inset-bottom))');
+    // The buttons are the form's end: the slow-connection line, there from the tap on, comes above
+    // them, not under them where the sheet scrolls it behind the buttons.
+    await act(async () => fireEvent.click(within(row).getByRole('button', { name: 'Confirm Raise' })));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(row.nextElementSibling).toBeNull();
+    expect(row.previousElementSibling!.getAttribute('role')).toBe('status');
+    // Closer together on a short screen, so the amount field shows above the buttons.
+    expect(getComputedStyle(dialog.querySelector('.raise-form') as HTMLElement).gap).toBe('0.6rem');
+  });
+});
+
+describe('the winner’s seat after the award', () => {
+  it('says what each winner of a split pot won, the odd cent where the engine put it', () => {
+    // Blinds of 1 and 2 cents: Ana (dealer) all-in for $50.00, Ben folds his cent, Cal calls all-in.
+    let room = lobby(['Ana', 'Ben', 'Cal']);
+    room = step(room, 'ana', { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
+    room = step(room, 'ana', { type: 'startGame' });
+    room = actNow(room, 'ALL_IN');
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'CALL');
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana', 'cal'] });
+    show(room, 'ben');
+    expect(seat('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $50.00Won $50.00Winner');
+    expect(seat('Cal').querySelector('.seat-numbers')!.textContent).toBe('Stack $50.01Won $50.01Winner');
+    expect(seat('Ben').querySelector('.seat-won')).toBeNull();
+  });
+
+  it('a fold win: the pot as the table showed it, the uncalled raise included, as the overlay says', () => {
+    let room = threeWay();
+    room = actNow(room, 'RAISE', 600); // Ana to $6.00
+    room = actNow(room, 'FOLD'); // Ben ($1.00 in)
+    room = actNow(room, 'FOLD'); // Cal ($2.00 in): $5.00 awarded, Ana's uncalled $4.00 back
+    show(room, 'cal');
+    expect(seat('Ana').querySelector('.seat-won')!.textContent).toBe('Won $9.00');
+    expect(seat('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $53.00Won $9.00Winner');
+  });
+
+  it('is gone once the next hand is dealt', () => {
+    let room = threeWay();
+    room = actNow(room, 'FOLD');
+    room = actNow(room, 'FOLD');
+    room = step(room, 'ana', { type: 'newHand' });
+    show(room, 'ana');
+    expect(document.querySelector('.seat-won')).toBeNull();
+  });
+});
