@@ -12,7 +12,7 @@ import { createAnalytics } from './analytics';
 import { createBroadcaster } from './broadcaster';
 import { type Cleanup, startCleanup } from './cleanup';
 import { type Config, ConfigError, readOrCreateSecretFile } from './config';
-import { createConnectionLimit, type EngineEvents } from './connection-limit';
+import { createConnectionLimit, type EngineEvents, oneSocketPerConnection } from './connection-limit';
 import { createHttpApi } from './http-api';
 import { createIdentity } from './identity';
 import type { Logger } from './logger';
@@ -142,6 +142,7 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
     onDrop: (_conn, queuedBytes) => logger.warn({ queuedBytes }, 'connection not reading; dropped'),
   });
   const stopCounting = connectionLimit.attach(io.engine as unknown as EngineEvents);
+  oneSocketPerConnection(io);
   const broadcaster = createBroadcaster(io);
   const rooms = store
     ? directRooms(

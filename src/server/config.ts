@@ -77,7 +77,7 @@ const envSchema = z.object({
   JOIN_RATE_PER_IP_PER_MIN: int(60, 1),
   FAILED_LOOKUP_RATE_PER_MIN: int(20, 1),
   CONNECTIONS_PER_IP: int(100),
-  CONNECT_RATE_PER_IP_PER_MIN: int(120),
+  CONNECT_RATE_PER_IP_PER_MIN: int(600),
   SKIP_WEB_BUILD: z
     .enum(['true', 'false', '1', '0', ''])
     .default('false')

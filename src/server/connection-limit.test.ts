@@ -142,6 +142,65 @@ describe('handshakes per minute per IP', () => {
   });
 });
 
+/** One Engine.IO long-polling connection driven by hand: what a hand-made client can send. */
+async function rawPolling(url: string) {
+  const base = `${url}/socket.io/?EIO=4&transport=polling`;
+  const { sid } = JSON.parse((await (await fetch(base)).text()).slice(1)) as { sid: string };
+  const at = `${base}&sid=${sid}`;
+  return {
+    /** Sends Socket.IO packets ('40' = CONNECT to '/', '41' = DISCONNECT) in one POST. */
+    send: async (...packets: string[]) =>
+      (await fetch(at, { method: 'POST', body: packets.join('\x1e') })).status,
+    /** Polls until `enough` says stop or the server closes the connection (a close packet or an error status). */
+    async poll(enough: (packets: string[]) => boolean): Promise<{ packets: string[]; closed: boolean }> {
+      const packets: string[] = [];
+      const until = Date.now() + 3000;
+      while (Date.now() < until && !enough(packets)) {
+        const res = await fetch(at);
+        if (res.status !== 200) return { packets, closed: true };
+        for (const p of (await res.text()).split('\x1e')) {
+          if (p === '1') return { packets, closed: true };
+          // Engine.IO's own ping (2) and noop (6) are no Socket.IO packets.
+          if (p !== '2' && p !== '6') packets.push(p);
+        }
+      }
+      return { packets, closed: false };
+    },
+  };
+}
+
+const connects = (packets: string[]) => packets.filter((p) => /^40\{"sid"/.test(p)).length;
+const sessions = (packets: string[]) => packets.filter((p) => p.startsWith('42["session"')).length;
+
+describe('one Socket.IO socket per connection', () => {
+  it('a second CONNECT while the first socket is live is refused before any identity is made, and the connection closed', async () => {
+    server = await startServer();
+    const conn = await rawPolling(server.url);
+    // Many CONNECTs in one POST: Socket.IO made a socket, and a signed identity, of each.
+    expect(await conn.send(...Array.from({ length: 200 }, () => '40'))).toBe(200);
+    // Closed within the POST's own parsing, before the first socket's connection was even answered.
+    const { packets, closed } = await conn.poll(() => false);
+    expect([packets, closed]).toEqual([[], true]);
+    expect(server.app.io.of('/').sockets.size).toBe(0);
+    // A client that behaves gets in as before.
+    const phone = await TestClient.connect(server.url);
+    clients.push(phone);
+    expect(okData(await phone.createRoom('Hana', 5000)).version).toBe(1);
+  });
+
+  it('a socket that disconnected may connect again on the same connection (a phone calling connect() again)', async () => {
+    server = await startServer();
+    const conn = await rawPolling(server.url);
+    await conn.send('40');
+    expect(connects((await conn.poll((p) => sessions(p) === 1)).packets)).toBe(1);
+    await conn.send('41');
+    await sleep(50);
+    await conn.send('40');
+    const again = await conn.poll((p) => sessions(p) === 1);
+    expect([connects(again.packets), sessions(again.packets), again.closed]).toEqual([1, 1, false]);
+  });
+});
+
 /** A stand-in for Engine.IO's server and connections: the two events the limit listens to. */
 function fakeConnection(ip: string): EngineConnection & { closed: boolean; end(): void } {
   const events = new EventEmitter();

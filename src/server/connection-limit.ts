@@ -6,7 +6,11 @@
  * open connection holds a few KB and a descriptor), or open and close them in a loop, each handshake
  * costing a signed token and a presence change (session 33's security audit). A poker table is up to
  * ten phones on one home Wi-Fi, each with a tab or two and a reconnection after every wake: the
- * defaults (100 open, 120 a minute) leave a whole bar of tables behind one address room to spare.
+ * defaults (100 open; 600 handshakes a minute, the burst too) leave several tables behind one address
+ * room to spare, each phone reconnecting at once several times a minute (a restart, a Wi-Fi blip).
+ * The open cap bounds memory; the rate only bounds the churn's CPU, a fraction of a millisecond a
+ * handshake, so it is generous: at 120 (2 a second once the burst is spent), three tables of ten
+ * phones with two tabs each waited ~28 s on "Reconnecting…" after their second blip in a minute.
  *
  * Two checks, both on Engine.IO's handshake (a request without a session id; its polls and its
  * WebSocket upgrade are not handshakes):
@@ -54,7 +58,10 @@ export interface ConnectionLimitOptions {
   onRefused?: (ip: string, reason: 'open' | 'rate') => void;
 }
 
-/** The answer a refused handshake carries (Engine.IO sends it as the 403's message). */
+/**
+ * The answer a refused handshake carries (Engine.IO sends it as the message of a long-polling
+ * handshake's 403 or a WebSocket upgrade's 400).
+ */
 export const TOO_MANY_CONNECTIONS = 'Too many connections';
 
 export interface ConnectionLimit {
@@ -66,6 +73,49 @@ export interface ConnectionLimit {
   openFrom(ip: string): number;
   /** IPs with a connection open (tests: the map empties as connections close). */
   readonly trackedIps: number;
+}
+
+/** The connect error of a second Socket.IO socket on one connection (then closed). */
+export const ONE_SOCKET_PER_CONNECTION = 'One socket per connection';
+
+/** The namespace's part `oneSocketPerConnection` uses (its middleware). */
+export interface NamespaceMiddleware {
+  use(fn: (socket: MiddlewareSocket, next: (err?: Error) => void) => void): unknown;
+}
+
+/** The socket's part `oneSocketPerConnection` uses. */
+interface MiddlewareSocket {
+  conn: { close(): void };
+  on(event: 'disconnect', listener: (this: MiddlewareSocket) => void): unknown;
+}
+
+/**
+ * One Socket.IO socket at a time on each Engine.IO connection. Socket.IO makes a socket of every
+ * CONNECT packet that arrives before the first socket is registered: one long-polling POST of 64 KB
+ * carried ~21,000, each a fresh signed identity, so one connection (of the 100 an IP may hold) held
+ * thousands of sockets (the connection-limit review: 17,500 on 5 connections). The phones open one
+ * socket on '/' per connection, and connect again on a new connection; a second CONNECT while one is
+ * live refuses it before any identity is made, and closes the connection (only a hand-made client does
+ * this). A CONNECT after its socket disconnected is a phone's (socket.connect() again) and is let in.
+ */
+export function oneSocketPerConnection(namespace: NamespaceMiddleware): void {
+  const live = new WeakSet<object>();
+  // One listener shared by every socket (Socket.IO calls it with the socket as `this`), not a closure
+  // per socket: socket-gateway.ts's listeners are shared for the memory at 6,000 sockets.
+  function release(this: MiddlewareSocket) {
+    live.delete(this.conn);
+  }
+  namespace.use((socket, next) => {
+    const conn = socket.conn;
+    if (live.has(conn)) {
+      next(new Error(ONE_SOCKET_PER_CONNECTION));
+      conn.close();
+      return;
+    }
+    live.add(conn);
+    socket.on('disconnect', release);
+    next();
+  });
 }
 
 export function createConnectionLimit(options: ConnectionLimitOptions): ConnectionLimit {
