@@ -21,6 +21,9 @@ import {
 } from './use-room';
 
 afterEach(cleanup);
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 beforeEach(() => localStorage.clear());
 
 function fakeClient(resume: Ack<RoomSnapshot> = { ok: false, error: 'Room not found' }) {
@@ -127,13 +130,31 @@ describe('useRoom', () => {
       await result.current.createRoom('Ana', 5_000);
     });
     expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    // Broadcasts do not write the remembered code again (a write is ~1 ms on a slow phone)...
+    const kept = new Map([['chipless.roomCode', 'ABCDE']]);
+    const writes: string[][] = [];
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        writes.push([k, v]);
+        kept.set(k, v);
+      },
+      removeItem: (k: string) => kept.delete(k),
+    });
     const newer = { ...snap, version: 5 };
     act(() => emit().room(newer));
     expect(result.current.snapshot).toBe(newer);
+    expect(writes).toEqual([]);
+    // ...unless another tab cleared it meanwhile.
+    kept.delete('chipless.roomCode');
+    act(() => emit().room({ ...snap, version: 6 }));
+    expect(writes).toEqual([['chipless.roomCode', 'ABCDE']]);
+    vi.unstubAllGlobals();
+    const newest = { ...snap, version: 6 };
     act(() => emit().room({ ...snap, version: 4 }));
-    expect(result.current.snapshot).toBe(newer);
+    expect(result.current.snapshot).toEqual(newest);
     act(() => emit().room({ ...snap, version: 9, room: { ...room, roomCode: 'ZZZZZ' } }));
-    expect(result.current.snapshot).toBe(newer);
+    expect(result.current.snapshot).toEqual(newest);
     act(() => emit().connection(false));
     expect(result.current.connection).toBe('offline');
   });

@@ -152,7 +152,9 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
 
   const enter = useCallback((next: RoomSnapshot) => {
     codeRef.current = next.room.roomCode;
-    storage.setRoomCode(next.room.roomCode);
+    // Written when it changed only (a read is cheap; a write is ~1 ms a broadcast on a slow phone, the
+    // only app code in a late night's profile, session 34); a key another tab cleared is written again.
+    if (storage.roomCode() !== next.room.roomCode) storage.setRoomCode(next.room.roomCode);
     const merged = mergeSnapshot(heldRef.current, next);
     heldRef.current = merged.snapshot;
     setSnapshot(merged.snapshot);
