@@ -295,7 +295,7 @@ async function startServer(store: 'sqlite' | 'redis', tmp: string): Promise<Targ
       NODE_ENV: 'production',
       // The bench needs no web app, and every bot connects from 127.0.0.1: the per-IP join limit
       // (meant for people guessing room codes) would refuse all but the first few hundred joins, and
-      // the per-IP connection limits all but the first hundred sockets.
+      // the per-IP connection limits all but the first 300 sockets.
       SKIP_WEB_BUILD: 'true',
       JOIN_RATE_PER_MIN: '1000000',
       JOIN_RATE_PER_IP_PER_MIN: '1000000',

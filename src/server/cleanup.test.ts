@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRoom } from '../engine';
 import { TOUCH_BATCH } from './cleanup';
 import { randomRoomCode } from './room-service';
-import { MAX_ROOMS_PER_SOCKET } from './socket-gateway';
+import { isRoomCode, MAX_ROOMS_PER_SOCKET } from './socket-gateway';
 import { okData, sleep, startServer, TestClient, type TestServer } from './test-helpers';
 
 let server: TestServer | undefined;
@@ -220,6 +220,27 @@ describe('idle room cleanup', () => {
     // It watched the first room no more when it went: no notice; asking for it finds no room.
     expect(host.gone).toEqual([]);
     expect(await host.resume(first)).toEqual({ ok: false, error: 'Room not found' });
+  });
+
+  it('resumes sent at once on one connection still leave it watching MAX_ROOMS_PER_SOCKET rooms, the latest', async () => {
+    server = await startServer();
+    const { host, code } = await hostRoom(server);
+    const codes = [code];
+    for (let i = 0; i < 11; i++) codes.push(okData(await host.createRoom('Hana', 5000)).room.roomCode);
+    const tab = await TestClient.connect(server.url, { token: host.token });
+    clients.push(tab);
+    const acks = await Promise.all(codes.map((c) => tab.resume(c)));
+    expect(acks.filter((a) => !a.ok)).toEqual([]);
+    const socket = server.app.io.of('/').sockets.get(tab.socket.id!)!;
+    // Each resume joined its room when its turn in that room's queue came: the last four to do so.
+    expect([...socket.rooms].filter(isRoomCode)).toHaveLength(MAX_ROOMS_PER_SOCKET);
+    // And a resume of a room being dropped meanwhile: answered, and watched.
+    const [, again] = await Promise.all([
+      tab.resume(codes[0]!),
+      tab.resume([...socket.rooms].filter(isRoomCode)[0]!),
+    ]);
+    expect(again.ok).toBe(true);
+    expect([...socket.rooms].filter(isRoomCode)).toHaveLength(MAX_ROOMS_PER_SOCKET);
   });
 
   it('a room expiring while a player watches it from elsewhere tells them gone {expired}', async () => {

@@ -76,7 +76,7 @@ const envSchema = z.object({
   JOIN_RATE_PER_MIN: int(10, 1),
   JOIN_RATE_PER_IP_PER_MIN: int(60, 1),
   FAILED_LOOKUP_RATE_PER_MIN: int(20, 1),
-  CONNECTIONS_PER_IP: int(100),
+  CONNECTIONS_PER_IP: int(300),
   CONNECT_RATE_PER_IP_PER_MIN: int(600),
   SKIP_WEB_BUILD: z
     .enum(['true', 'false', '1', '0', ''])
@@ -138,7 +138,7 @@ export interface Config {
   failedLookupRatePerMin: number;
   /**
    * Socket.IO connections open at once per IP (connection-limit.ts); 0 = no limit. A table of ten phones
-   * on one Wi-Fi holds ten to twenty.
+   * on one Wi-Fi holds ten to twenty, twice that for the ~45 s a dropped connection stays counted.
    */
   connectionsPerIp: number;
   /** Socket.IO handshakes per minute per IP (its burst too); 0 = no limit. */

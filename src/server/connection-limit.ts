@@ -6,8 +6,11 @@
  * open connection holds a few KB and a descriptor), or open and close them in a loop, each handshake
  * costing a signed token and a presence change (session 33's security audit). A poker table is up to
  * ten phones on one home Wi-Fi, each with a tab or two and a reconnection after every wake: the
- * defaults (100 open; 600 handshakes a minute, the burst too) leave several tables behind one address
+ * defaults (300 open; 600 handshakes a minute, the burst too) leave several tables behind one address
  * room to spare, each phone reconnecting at once several times a minute (a restart, a Wi-Fi blip).
+ * A connection dropped without a close (a Wi-Fi blip) stays counted until Engine.IO's ping timeout
+ * (25 + 20 s) while its phone's new one counts too: at 100 open, three tables of ten phones with two
+ * tabs each were refused for up to ~45 s after a blip (session 34's review).
  * The open cap bounds memory; the rate only bounds the churn's CPU, a fraction of a millisecond a
  * handshake, so it is generous: at 120 (2 a second once the burst is spent), three tables of ten
  * phones with two tabs each waited ~28 s on "Reconnecting…" after their second blip in a minute.

@@ -6,7 +6,7 @@
  * resumed the room and disconnected in a loop, ~1,200 times in 5 s from one script; each came and went
  * was a snapshot to every phone at the table (~470 a second, ~0.9 MB/s), and a phone on a weak link
  * fell behind and was dropped as a slow consumer. A limit per connection does not hold it, and the
- * handshakes an IP may make (connection-limit.ts, 120 a minute) still allow two changes a second, as
+ * handshakes an IP may make (connection-limit.ts, 600 a minute) still allow ten changes a second, as
  * would several IPs. A real phone's presence changes a few times a minute at most.
  *
  * Its own clock (performance.now): the server's injectable clock is frozen in tests.

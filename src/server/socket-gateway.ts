@@ -140,18 +140,26 @@ export function attachGateway(deps: GatewayDeps): () => void {
   };
 
   /**
-   * Puts the socket in `roomCode`'s Socket.IO room, first taking it out of the earliest it watches when
-   * it already watches MAX_ROOMS_PER_SOCKET: the player shows offline there, and the room is left to
-   * idle cleanup unless another phone watches it. A phone that goes back to it resumes as usual.
+   * Takes the socket out of the earliest rooms it watches besides `keep` until it watches at most
+   * MAX_ROOMS_PER_SOCKET: the player shows offline there, and a room is left to idle cleanup unless
+   * another phone watches it. A phone that goes back to one resumes as usual.
+   *
+   * Synchronous, as are the adapters' join and leave (in memory and Redis alike): with an `await`
+   * between reading the rooms and leaving them, resumes of several rooms at once (each in its own
+   * room's queue) each saw a slot free and one connection watched eight (session 34's review).
    */
-  const watch = async (socket: ChiplessSocket, roomCode: string) => {
+  const trimWatched = (socket: ChiplessSocket, keep: string) => {
+    const others = [...socket.rooms].filter((code) => code !== keep && isRoomCode(code));
+    const dropped = others.slice(0, Math.max(0, others.length - (MAX_ROOMS_PER_SOCKET - 1)));
+    for (const code of dropped) void socket.leave(code);
+    for (const code of dropped) refreshPresence(code, socket.data.playerId);
+  };
+
+  /** Puts the socket in `roomCode`'s Socket.IO room, within the cap (trimWatched, in the same step). */
+  const watch = (socket: ChiplessSocket, roomCode: string) => {
     if (socket.rooms.has(roomCode)) return;
-    const watched = [...socket.rooms].filter(isRoomCode);
-    for (const earlier of watched.slice(0, Math.max(0, watched.length - MAX_ROOMS_PER_SOCKET + 1))) {
-      await socket.leave(earlier);
-      refreshPresence(earlier, socket.data.playerId);
-    }
-    await socket.join(roomCode);
+    void socket.join(roomCode);
+    trimWatched(socket, roomCode);
   };
 
   /**
@@ -184,18 +192,21 @@ export function attachGateway(deps: GatewayDeps): () => void {
         return { ok: false, error: NOT_IN_ROOM };
       }
       const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
-      await watch(socket, roomCode);
-      if (broadcaster.presence.crossProcess) {
+      if (!broadcaster.presence.crossProcess) watch(socket, roomCode);
+      else {
         // This queue orders this process's steps only: another process may have removed the player
         // or deleted the room since the load, and its 'gone' and unsubscription, sent after its save,
         // came before this join. Read again, now that the join is made: a removal saved after this
         // read unsubscribes the socket when its notice arrives; one saved before it is seen here.
+        // The rooms it watched are trimmed once it is in: a refused resume costs the phone none of them.
+        await socket.join(roomCode);
         const again = await rooms.load(roomCode, { whole: true });
         if (!again?.has(playerId)) {
           await socket.leave(roomCode);
           socket.emit('gone', { roomCode, reason: again ? 'removed' : 'not_found' });
           return { ok: false, error: again ? NOT_IN_ROOM : ROOM_NOT_FOUND };
         }
+        trimWatched(socket, roomCode);
         view = again;
       }
       const snapshot = await rooms.snapshotOf(view, 'whole');
@@ -222,7 +233,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       : {
           wholeSnapshot,
           onCommitted: async (view: RoomView) => {
-            if (view.has(playerId)) await watch(socket, roomCode);
+            if (view.has(playerId)) watch(socket, roomCode);
           },
         };
     const outcome = await rooms.execute(roomCode, playerId, commandId, command, options);

@@ -147,6 +147,39 @@ describe('the winner’s seat after the award', () => {
     expect(seat('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $53.00Won $9.00Winner');
   });
 
+  it('a showdown won by the last opponent leaving: the pot the table showed, not the bet returned before it', () => {
+    vi.useFakeTimers();
+    // Ana $50 (dealer, first to act), Ben $50 (SB), Cal $10 (BB).
+    let room = lobby(['Ana', 'Ben', 'Cal'], { chips: { Cal: 1000 } });
+    room = step(room, 'ana', { type: 'startGame' });
+    room = actNow(room, 'RAISE', 3000); // Ana to $30
+    room = actNow(room, 'FOLD'); // Ben, $1.00 in
+    room = actNow(room, 'ALL_IN'); // Cal's $10: Ana's uncalled $20 back, a $21.00 showdown
+    expect([room.gameState.stage, room.players.ana!.stack]).toEqual(['SHOWDOWN', 4000]);
+    const { rerender } = render(
+      createElement(Table, {
+        snapshot: snapshot(room),
+        me: 'ben',
+        send: async () => ok,
+        onLeave: async () => ok,
+      }),
+    );
+    room = step(room, 'cal', { type: 'leave' }); // Ana takes the $21.00 pot
+    expect(room.players.ana!.stack).toBe(6100);
+    rerender(
+      createElement(Table, {
+        snapshot: snapshot(room),
+        me: 'ben',
+        send: async () => ok,
+        onLeave: async () => ok,
+      }),
+    );
+    expect(seat('Ana').querySelector('.seat-won')!.textContent).toBe('Won $21.00');
+    // The fold win's overlay says the same.
+    act(() => vi.advanceTimersByTime(500));
+    expect(document.querySelector('.win-overlay .amount')!.textContent).toBe('$21.00');
+  });
+
   it('is gone once the next hand is dealt', () => {
     let room = threeWay();
     room = actNow(room, 'FOLD');

@@ -28,23 +28,35 @@ function foldWin(room: Room): { key: string; name: string; amount: number } | nu
   );
   if (awards.length === 0) return null;
   const winner = left[0]!;
-  const returned = room.log.filter(
-    (e): e is Extract<LoggedEvent, { type: 'betReturned' }> =>
-      e.type === 'betReturned' && e.playerId === winner.id && e.handNumber === gs.handNumber && !undone(e),
-  );
   return {
     key: `${gs.handNumber}-${awards[0]!.seq}`,
     name: winner.name,
-    amount: [...awards, ...returned].reduce((sum, e) => sum + e.amount, 0),
+    amount: awards.reduce((sum, e) => sum + e.amount, returnedWithFoldWin(room.log, awards[0]!)),
   };
+}
+
+/**
+ * The winner's own bet nobody called that came back with a fold win: the engine returns it just before
+ * the win's first award (winByFold), so it is the event right before that award, when it is one. A bet
+ * returned earlier (at a showdown reached before the last opponent left) was never in the pot the table
+ * showed: counting every return of the hand said "Won $41.00" of a $21.00 pot (session 34's review).
+ */
+function returnedWithFoldWin(
+  log: readonly LoggedEvent[],
+  firstAward: Extract<LoggedEvent, { type: 'potAwarded' }>,
+): number {
+  const before = log[log.indexOf(firstAward) - 1];
+  return before?.type === 'betReturned' && before.playerId === firstAward.winners[0]?.playerId
+    ? before.amount
+    : 0;
 }
 
 /**
  * What each winner of the hand on the table took, in cents, read from the log as the fold win's overlay
  * reads it (foldWin): their shares of the pots awarded in this hand, and for a fold win the part of
  * their own bet nobody called, which came back with the pot (the overlay's "wins! $4.50" and the seat's
- * "Won $4.50" agree). An uncalled bet returned before a showdown is not counted: the showdown's pot
- * never held it. Awards the host took back do not count. Empty until the hand is over; a winner the log
+ * "Won $4.50" agree; returnedWithFoldWin). An uncalled bet returned before a showdown is not counted:
+ * the showdown's pot never held it. Awards the host took back do not count. Empty until the hand is over; a winner the log
  * no longer covers is absent (the seat then shows only the winner tag).
  */
 export function handWinnings(room: Room): Map<string, number> {
@@ -52,17 +64,16 @@ export function handWinnings(room: Room): Map<string, number> {
   const won = new Map<string, number>();
   if (gs.winnerIds.length === 0) return won;
   const undone = takenBack(room.log);
-  let byFold = false;
+  let firstFoldAward: Extract<LoggedEvent, { type: 'potAwarded' }> | null = null;
   for (const e of room.log) {
     if (e.type !== 'potAwarded' || e.handNumber !== gs.handNumber || undone(e)) continue;
-    if (e.reason === 'FOLD') byFold = true;
+    if (e.reason === 'FOLD') firstFoldAward ??= e;
     for (const w of e.winners)
       if (gs.winnerIds.includes(w.playerId)) won.set(w.playerId, (won.get(w.playerId) ?? 0) + w.amount);
   }
-  if (byFold)
-    for (const e of room.log)
-      if (e.type === 'betReturned' && e.handNumber === gs.handNumber && won.has(e.playerId) && !undone(e))
-        won.set(e.playerId, (won.get(e.playerId) ?? 0) + e.amount);
+  const winner = firstFoldAward?.winners[0]?.playerId;
+  if (firstFoldAward && winner !== undefined && won.has(winner))
+    won.set(winner, won.get(winner)! + returnedWithFoldWin(room.log, firstFoldAward));
   return won;
 }
 
