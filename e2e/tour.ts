@@ -14,6 +14,9 @@ export type Visit = (phone: Phone, screen: string) => Promise<void>;
 export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phone, Phone], visit: Visit) {
   const { page } = host;
   await page.goto('/');
+  // The page's load event can come before React has drawn the landing: axe once read an empty page
+  // (no main landmark, no heading) on a loaded CI machine.
+  await expectVisible(page.locator('main.landing h1'));
   await visit(host, 'landing');
   await button(page, 'How to play, FAQ and contact').click();
   await visit(host, 'menu');
