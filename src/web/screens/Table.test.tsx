@@ -5,6 +5,7 @@ import { HOST_AWAY_MS } from '../../engine/host';
 import type { Command, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { actNow, lobby, snapshot, started, step } from '../test/rooms';
+import { buttonNames, seatRow } from '../test/table';
 import { Table } from './Table';
 
 afterEach(() => {
@@ -19,20 +20,6 @@ function show(room: Room, me: string) {
   const utils = render(<Table snapshot={snapshot(room)} me={me} send={send} onLeave={async () => ok} />);
   return { send, ...utils };
 }
-
-const seatText = (name: string) =>
-  screen
-    .getAllByRole('listitem')
-    .find(
-      (li) =>
-        li.classList.contains('seat') && li.querySelector('.player-name')?.textContent?.startsWith(name),
-    )!;
-
-/** The buttons' names in `scope`, in order: the label, or the text (Undo is an icon with a label). */
-const buttonNames = (scope: HTMLElement) =>
-  within(scope)
-    .getAllByRole('button')
-    .map((b) => b.getAttribute('aria-label') ?? b.textContent);
 
 /** Three players, $50.00 each (Ben $10.00 when `shortBen`): Ana deals, Ben SB, Cal BB. */
 const threeWay = (shortBen = false) =>
@@ -74,10 +61,10 @@ describe('Table', () => {
     expect(screen.getByRole('img', { name: '0 of 5 community cards dealt' })).toBeTruthy();
     expect(document.querySelector('.pot')!.textContent).toBe('Pot$3.00');
     expect(document.querySelector('.to-call')!.textContent).toBe('To call$2.00');
-    expect(seatText('Ana').textContent).toBe('onlineAnaHost(You)DDealerStack $50.00To act');
-    expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00');
-    expect(seatText('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
-    expect(seatText('Ana').getAttribute('aria-current')).toBe('true');
+    expect(seatRow('Ana').textContent).toBe('onlineAnaHost(You)DDealerStack $50.00To act');
+    expect(seatRow('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00');
+    expect(seatRow('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
+    expect(seatRow('Ana').getAttribute('aria-current')).toBe('true');
     expect(document.querySelector('.table-foot')!.textContent).toBe(
       'Hand #1Blinds $1.00 / $2.00Change Blinds',
     );
@@ -85,7 +72,7 @@ describe('Table', () => {
 
   it('heads-up the dealer is also the small blind: D/SB', () => {
     show(started(['Ana', 'Ben']), 'ben');
-    expect(seatText('Ana').querySelector('.badge')!.textContent).toBe('D/SBDealer and small blind');
+    expect(seatRow('Ana').querySelector('.badge')!.textContent).toBe('D/SBDealer and small blind');
   });
 
   it("on my turn: Fold, 'Call {amount}' and Raise; the call is sent as CALL", async () => {
@@ -323,7 +310,7 @@ describe('Table', () => {
     expect(document.querySelector('.banner.chipless')!.textContent).toBe(
       "You're Chipless!Ask the host for a rebuy to get back in.",
     );
-    expect(seatText('Ana').textContent).toContain('Winner');
+    expect(seatRow('Ana').textContent).toContain('Winner');
     cleanup();
     show(room, 'ana');
     expect(screen.getByRole('button', { name: 'New Hand' })).toBeTruthy();
@@ -522,8 +509,8 @@ describe('Table', () => {
   it('host: removes a seated player during the hand, after asking (spec section 4: at any time)', async () => {
     const { send } = show(threeWay(), 'ana');
     // The host's own seat has no remove button; every other seat has one.
-    expect(within(seatText('Ana')).queryByRole('button')).toBeNull();
-    expect(within(seatText('Cal')).getByRole('button', { name: 'Remove Cal' })).toBeTruthy();
+    expect(within(seatRow('Ana')).queryByRole('button')).toBeNull();
+    expect(within(seatRow('Cal')).getByRole('button', { name: 'Remove Cal' })).toBeTruthy();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove Ben' })));
     const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
     expect(dialog.querySelector('.modal-text')?.textContent).toBe(
@@ -627,7 +614,7 @@ describe("Table: the host's undo", () => {
     const raised = actNow(called, 'RAISE', 650);
     const back = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
     show(back, 'ana');
-    expect(seatText('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00To act');
+    expect(seatRow('Ben').textContent).toBe('onlineBenSBSmall blindStack $49.00Bet $1.00To act');
     expect(document.querySelector('.pot')!.textContent).toBe('Pot$5.00');
     expect(undoButton()!.hasAttribute('disabled')).toBe(true);
     expect(newestLogLines(3)).toEqual([

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Command, Room } from '../../engine/types';
+import type { Command } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { actNow, lobby, snapshot, started, step } from '../test/rooms';
+import { buttonNames, seatRow, showTable } from '../test/table';
 import { Table } from './Table';
 
 const ok: Ack<null> = { ok: true, data: null };
@@ -35,21 +36,6 @@ function setViewport(width: number, height: number): void {
   ).happyDOM.setViewport({ width, height });
 }
 
-function show(room: Room, me: string) {
-  const send = vi.fn(async (_c: Command) => ok);
-  render(createElement(Table, { snapshot: snapshot(room), me, send, onLeave: async () => ok }));
-  return send;
-}
-
-/** The seat row of `name`. */
-const seat = (name: string) =>
-  screen
-    .getAllByRole('listitem')
-    .find(
-      (li) =>
-        li.classList.contains('seat') && li.querySelector('.player-name')?.textContent?.startsWith(name),
-    )!;
-
 /** Three players, $50.00 each: Ana deals (first to act pre-flop), Ben SB, Cal BB. */
 const threeWay = () => started(['Ana', 'Ben', 'Cal']);
 
@@ -57,7 +43,7 @@ describe('the dock on a phone turned sideways (568×320)', () => {
   it('sticks on the player’s own turn, with Fold, Call and Raise; not on a phone that waits', () => {
     setViewport(568, 320);
     withStylesheet();
-    show(threeWay(), 'ana');
+    showTable(threeWay(), 'ana');
     const dock = document.querySelector('.dock') as HTMLElement;
     expect(getComputedStyle(dock).position).toBe('sticky');
     expect(getComputedStyle(dock).bottom).toBe('0px');
@@ -66,25 +52,21 @@ describe('the dock on a phone turned sideways (568×320)', () => {
     expect(getComputedStyle(dock).flexWrap).toBe('wrap');
     expect(getComputedStyle(dock.querySelector('.turn-sep') as HTMLElement).display).toBe('none');
     const actions = screen.getByRole('region', { name: 'Your Turn' });
-    expect(
-      within(actions)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['Fold', 'Call $2.00', 'Raise']);
+    expect(buttonNames(actions)).toEqual(['Fold', 'Call $2.00', 'Raise']);
     cleanup();
-    show(threeWay(), 'cal');
+    showTable(threeWay(), 'cal');
     expect(getComputedStyle(document.querySelector('.dock') as HTMLElement).position).not.toBe('sticky');
   });
 
   it('still sticks on a phone held upright (320×568), and not on a narrow short screen (large text)', () => {
     setViewport(320, 568);
     withStylesheet();
-    show(threeWay(), 'ana');
+    showTable(threeWay(), 'ana');
     expect(getComputedStyle(document.querySelector('.dock') as HTMLElement).position).toBe('sticky');
     cleanup();
     // 320 px wide, 400 px tall: narrower than 30em, a bar of three buttons one under the other.
     setViewport(320, 400);
-    show(threeWay(), 'ana');
+    showTable(threeWay(), 'ana');
     expect(getComputedStyle(document.querySelector('.dock') as HTMLElement).position).not.toBe('sticky');
   });
 });
@@ -101,11 +83,7 @@ describe('the Raise dialog with the keyboard up (320×300)', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Raise' })));
     const dialog = screen.getByRole('dialog', { name: 'Raise' });
     const row = within(dialog).getByRole('button', { name: 'Confirm Raise' }).parentElement as HTMLElement;
-    expect(
-      within(row)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['Cancel', 'Confirm Raise']);
+    expect(buttonNames(row)).toEqual(['Cancel', 'Confirm Raise']);
     const style = getComputedStyle(row);
     expect(style.position).toBe('sticky');
     // 1.25rem, the sheet's bottom padding (happy-dom's rem: 16 px).
@@ -131,10 +109,10 @@ describe('the winner’s seat after the award', () => {
     room = actNow(room, 'FOLD');
     room = actNow(room, 'CALL');
     room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana', 'cal'] });
-    show(room, 'ben');
-    expect(seat('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $50.00Won $50.00Winner');
-    expect(seat('Cal').querySelector('.seat-numbers')!.textContent).toBe('Stack $50.01Won $50.01Winner');
-    expect(seat('Ben').querySelector('.seat-won')).toBeNull();
+    showTable(room, 'ben');
+    expect(seatRow('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $50.00Won $50.00Winner');
+    expect(seatRow('Cal').querySelector('.seat-numbers')!.textContent).toBe('Stack $50.01Won $50.01Winner');
+    expect(seatRow('Ben').querySelector('.seat-won')).toBeNull();
   });
 
   it('a fold win: the pot as the table showed it, the uncalled raise included, as the overlay says', () => {
@@ -142,9 +120,9 @@ describe('the winner’s seat after the award', () => {
     room = actNow(room, 'RAISE', 600); // Ana to $6.00
     room = actNow(room, 'FOLD'); // Ben ($1.00 in)
     room = actNow(room, 'FOLD'); // Cal ($2.00 in): $5.00 awarded, Ana's uncalled $4.00 back
-    show(room, 'cal');
-    expect(seat('Ana').querySelector('.seat-won')!.textContent).toBe('Won $9.00');
-    expect(seat('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $53.00Won $9.00Winner');
+    showTable(room, 'cal');
+    expect(seatRow('Ana').querySelector('.seat-won')!.textContent).toBe('Won $9.00');
+    expect(seatRow('Ana').querySelector('.seat-numbers')!.textContent).toBe('Stack $53.00Won $9.00Winner');
   });
 
   it('a showdown won by the last opponent leaving: the pot the table showed, not the bet returned before it', () => {
@@ -156,25 +134,11 @@ describe('the winner’s seat after the award', () => {
     room = actNow(room, 'FOLD'); // Ben, $1.00 in
     room = actNow(room, 'ALL_IN'); // Cal's $10: Ana's uncalled $20 back, a $21.00 showdown
     expect([room.gameState.stage, room.players.ana!.stack]).toEqual(['SHOWDOWN', 4000]);
-    const { rerender } = render(
-      createElement(Table, {
-        snapshot: snapshot(room),
-        me: 'ben',
-        send: async () => ok,
-        onLeave: async () => ok,
-      }),
-    );
+    const { update } = showTable(room, 'ben');
     room = step(room, 'cal', { type: 'leave' }); // Ana takes the $21.00 pot
     expect(room.players.ana!.stack).toBe(6100);
-    rerender(
-      createElement(Table, {
-        snapshot: snapshot(room),
-        me: 'ben',
-        send: async () => ok,
-        onLeave: async () => ok,
-      }),
-    );
-    expect(seat('Ana').querySelector('.seat-won')!.textContent).toBe('Won $21.00');
+    update(room);
+    expect(seatRow('Ana').querySelector('.seat-won')!.textContent).toBe('Won $21.00');
     // The fold win's overlay says the same.
     act(() => vi.advanceTimersByTime(500));
     expect(document.querySelector('.win-overlay .amount')!.textContent).toBe('$21.00');
@@ -185,7 +149,7 @@ describe('the winner’s seat after the award', () => {
     room = actNow(room, 'FOLD');
     room = actNow(room, 'FOLD');
     room = step(room, 'ana', { type: 'newHand' });
-    show(room, 'ana');
+    showTable(room, 'ana');
     expect(document.querySelector('.seat-won')).toBeNull();
   });
 });

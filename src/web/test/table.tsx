@@ -1,5 +1,5 @@
 /** Renders the table as a phone would (`me`), with a `send` that answers ok, for component tests. */
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
@@ -15,3 +15,18 @@ export function showTable(room: Room, me: string) {
   const utils = render(view(room));
   return { send, update: (r: Room) => utils.rerender(view(r)) };
 }
+
+/** The seat row of the player whose name starts with `name`, on the table rendered now. */
+export const seatRow = (name: string): HTMLElement =>
+  screen
+    .getAllByRole('listitem')
+    .find(
+      (li) =>
+        li.classList.contains('seat') && li.querySelector('.player-name')?.textContent?.startsWith(name),
+    )!;
+
+/** The buttons' names in `scope`, in order: the label, or the text (Undo is an icon with a label). */
+export const buttonNames = (scope: HTMLElement) =>
+  within(scope)
+    .getAllByRole('button')
+    .map((b) => b.getAttribute('aria-label') ?? b.textContent);
