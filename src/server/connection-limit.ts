@@ -95,7 +95,7 @@ interface MiddlewareSocket {
 /**
  * One Socket.IO socket at a time on each Engine.IO connection. Socket.IO makes a socket of every
  * CONNECT packet that arrives before the first socket is registered: one long-polling POST of 64 KB
- * carried ~21,000, each a fresh signed identity, so one connection (of the 100 an IP may hold) held
+ * carried ~21,000, each a fresh signed identity, so one connection (of the 300 an IP may hold) held
  * thousands of sockets (the connection-limit review: 17,500 on 5 connections). The phones open one
  * socket on '/' per connection, and connect again on a new connection; a second CONNECT while one is
  * live refuses it before any identity is made, and closes the connection (only a hand-made client does
