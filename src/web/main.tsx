@@ -1,10 +1,10 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { installTapGuard } from './components/tap-guard';
 import { startAnalytics } from './net/analytics';
+import { BrowserRouter } from './router';
 import './styles.css';
 
 // The second tap of a double tap never lands on what appeared under the finger (tap-guard.ts).

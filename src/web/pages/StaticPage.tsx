@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { BackIcon } from '../components/icons';
+import { Link } from '../router';
 import { pages } from '../texts';
 
 /** Layout of the static pages: a back button to "/", the title and the content. */

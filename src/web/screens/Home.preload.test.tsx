@@ -1,9 +1,9 @@
 // A file of its own: the in-room screens are module-level lazy components, and another test that
 // rendered the table first would have loaded it for this one.
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RoomSnapshot } from '../../shared/protocol';
+import { MemoryRouter } from '../router';
 import { roomApi } from '../test/room-api';
 import { lobby, snapshot, started } from '../test/rooms';
 import { HomeView, preloadRoomScreens } from './Home';

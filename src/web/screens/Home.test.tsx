@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RoomSnapshot } from '../../shared/protocol';
 import type { RoomApi } from '../net/use-room';
+import { MemoryRouter } from '../router';
 import { roomApi } from '../test/room-api';
 import { lobby, snapshot, started, step } from '../test/rooms';
 import { HomeView } from './Home';
@@ -28,7 +28,7 @@ describe('Home: a join link while the last game is over', () => {
     );
     await act(async () =>
       render(
-        <MemoryRouter initialEntries={['/?join=NEWCO']}>
+        <MemoryRouter initialEntry="/?join=NEWCO">
           <Harness initial={ended} />
         </MemoryRouter>,
       ),

@@ -1,9 +1,9 @@
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
+import { useSearchParams } from '../router';
 import { common } from '../texts';
 import { Landing } from './Landing';
 

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Ack } from '../../shared/protocol';
+import { MemoryRouter } from '../router';
 import { Landing } from './Landing';
 
 afterEach(() => {

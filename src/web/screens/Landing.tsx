@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../../shared/links';
 import type { Ack } from '../../shared/protocol';
 import { InfoIcon } from '../components/icons';
 import { Modal } from '../components/Modal';
 import { useAppConfig, useHandsDealt } from '../net/http';
+import { Link } from '../router';
 import { common, landing, menu } from '../texts';
 import { CreateRoomModal, JoinRoomModal } from './RoomForms';
 

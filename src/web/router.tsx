@@ -1,0 +1,154 @@
+import {
+  type AnchorHTMLAttributes,
+  createContext,
+  type MouseEvent,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
+
+/**
+ * The app's router: three routes (`/`, `/about`, `/faq`) and the join link's `?join=` parameter.
+ *
+ * react-router did this until session 35 and was 15.5 KB gzipped of the landing's first load, whose
+ * budget is 110 KB (src/web/README.md, "Budget"; the load had reached 109.8 KB): the app used its
+ * BrowserRouter, Routes, Navigate, Link and useSearchParams, and none of its data loading. What it did
+ * for the app is kept: paths match without regard to case or a trailing slash, a plain click on a
+ * link navigates in the page (a click with a modifier key or another button is the browser's), Back and
+ * Forward re-render the route, and search parameters are set with or without a history entry.
+ */
+
+/** Where the app is: the path and the query string (with its `?`, or empty). */
+export interface AppLocation {
+  pathname: string;
+  search: string;
+}
+
+interface RouterValue {
+  location: AppLocation;
+  navigate: (to: string, options?: { replace?: boolean }) => void;
+}
+
+const RouterContext = createContext<RouterValue | null>(null);
+
+function useRouter(): RouterValue {
+  const router = useContext(RouterContext);
+  if (!router) throw new Error('A route was rendered outside a router.');
+  return router;
+}
+
+/** `to` resolved against `from`: a path, a query or both (the app's links are all same-origin). */
+function resolve(to: string, from: AppLocation): AppLocation & { hash: string } {
+  const url = new URL(to, `http://app${from.pathname}${from.search}`);
+  return { pathname: url.pathname, search: url.search, hash: url.hash };
+}
+
+function at(to: string, from: AppLocation): AppLocation {
+  const { pathname, search } = resolve(to, from);
+  return { pathname, search };
+}
+
+function browserLocation(): AppLocation {
+  return { pathname: window.location.pathname, search: window.location.search };
+}
+
+/** The router of the page itself: its address bar and history. */
+export function BrowserRouter({ children }: { children: ReactNode }) {
+  const [location, setLocation] = useState(browserLocation);
+  useEffect(() => {
+    const onPop = () => setLocation(browserLocation());
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
+    const { hash, ...next } = resolve(to, browserLocation());
+    const url = `${next.pathname}${next.search}${hash}`;
+    if (options?.replace) window.history.replaceState(null, '', url);
+    else {
+      window.history.pushState(null, '', url);
+      // A new page opens at its top, as a page the browser loaded would.
+      window.scrollTo(0, 0);
+    }
+    setLocation(next);
+  }, []);
+  const value = useMemo(() => ({ location, navigate }), [location, navigate]);
+  return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
+/** A router with no address bar (tests): starts at `initialEntry`, remembers where it went. */
+export function MemoryRouter({
+  initialEntry = '/',
+  children,
+}: {
+  initialEntry?: string;
+  children: ReactNode;
+}) {
+  const [location, setLocation] = useState(() => at(initialEntry, { pathname: '/', search: '' }));
+  const navigate = useCallback((to: string) => setLocation((from) => at(to, from)), []);
+  const value = useMemo(() => ({ location, navigate }), [location, navigate]);
+  return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
+/** The current location. */
+export function useAppLocation(): AppLocation {
+  return useRouter().location;
+}
+
+/** The path in the form routes are named: lower case, no trailing slash (`/About/` is `/about`). */
+export function routePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return (trimmed || '/').toLowerCase();
+}
+
+/** Goes to `to` without a history entry once rendered (an unknown path goes home). */
+export function Redirect({ to }: { to: string }) {
+  const { navigate } = useRouter();
+  useEffect(() => navigate(to, { replace: true }), [navigate, to]);
+  return null;
+}
+
+/**
+ * The query's parameters, and a setter that replaces them all (`replace`: no new history entry).
+ * The parameters object is the same between renders while the query is.
+ */
+export function useSearchParams(): [
+  URLSearchParams,
+  (next: Record<string, string>, options?: { replace?: boolean }) => void,
+] {
+  const { location, navigate } = useRouter();
+  const params = useMemo(() => new URLSearchParams(location.search), [location.search]);
+  const pathname = location.pathname;
+  const setParams = useCallback(
+    (next: Record<string, string>, options?: { replace?: boolean }) => {
+      const query = new URLSearchParams(next).toString();
+      navigate(`${pathname}${query ? `?${query}` : ''}`, options);
+    },
+    [navigate, pathname],
+  );
+  return [params, setParams];
+}
+
+/** A link within the app: a plain click navigates in the page; anything else is the browser's. */
+export function Link({
+  to,
+  onClick,
+  children,
+  ...rest
+}: { to: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  const { navigate } = useRouter();
+  const click = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0 || rest.target) return;
+    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  return (
+    <a href={to} onClick={click} {...rest}>
+      {children}
+    </a>
+  );
+}
