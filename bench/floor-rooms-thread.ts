@@ -16,8 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../src/server/logger';
-import { snapshotEventJson } from '../src/server/room-json';
 import { type RoomBroadcaster, RoomService } from '../src/server/room-service';
+import { snapshotEventJson } from '../src/server/snapshot-encoder';
 import type { StoredRoom } from '../src/server/store/room-store';
 import { createSqliteStore } from '../src/server/store/sqlite-store';
 import { logDelta } from '../src/shared/log-delta';

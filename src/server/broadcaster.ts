@@ -6,8 +6,8 @@
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import { createPresence, type Presence } from './presence';
-import { keepSnapshotEventJson } from './room-json';
 import type { PreparedSnapshot, RoomBroadcaster } from './room-service';
+import { keepSnapshotEventJson } from './snapshot-encoder';
 import type { ChiplessServer } from './socket-gateway';
 import type { Publication, StoredRoom } from './store/room-store';
 

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logDelta } from '../shared/log-delta';
 import type { RoomBroadcastEncoder } from './broadcaster';
 import { createRedisAdapter, jsonParser, type RedisAdapterHandle } from './redis-adapter';
-import { keepSnapshotEventJson, roomJsonParts } from './room-json';
+import { roomJsonParts } from './room-json';
 import { REDIS_URL, redisGate, uniqueKeyPrefix } from './scale-out/redis-available';
+import { keepSnapshotEventJson } from './snapshot-encoder';
 import { sampleRoom } from './store/contract';
 
 const gate = await redisGate('redis-adapter');

@@ -19,7 +19,7 @@ import { RedisAdapter } from '@socket.io/redis-adapter';
 import type { Namespace, ServerOptions } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import type { RoomBroadcastEncoder } from './broadcaster';
-import { keptSnapshotEventParts, snapshotEventJson } from './room-json';
+import { keptSnapshotEventParts, snapshotEventJson } from './snapshot-encoder';
 import { boundedCommands, connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-client';
 import type { Publication } from './store/room-store';
 

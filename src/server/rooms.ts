@@ -18,8 +18,8 @@ import { isInRoom, leftDuringGame } from '../engine';
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import type { Broadcaster } from './broadcaster';
-import type { EncodedSnapshot } from './room-json';
 import type { RoomService } from './room-service';
+import type { EncodedSnapshot } from './snapshot-encoder';
 import type { RoomStore, StoredRoom } from './store/room-store';
 
 /** A committed room as the socket side sees it. */

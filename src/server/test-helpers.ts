@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
-import type { Command } from '../engine/types';
+import { applyCommand, createRoom } from '../engine';
+import type { Command, Room } from '../engine/types';
 import { mergeSnapshot } from '../shared/log-delta';
 import type {
   Ack,
@@ -391,4 +392,23 @@ export function threadNices(pid: number | 'self' = 'self'): Map<number, number> 
     nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]));
   }
   return nices;
+}
+
+/** A started two-player room whose names hold quotes, backslashes, non-ASCII and `</script>`. */
+export function sampleRoom(): Room {
+  let room = createRoom({
+    roomCode: 'AB3DE',
+    hostId: 'host',
+    hostName: 'Hôst "quoted" \\ 🂡',
+    startingChips: 50_00,
+    now: 1,
+  });
+  const joined = applyCommand(room, 'p1', { type: 'join', name: '李 ♥ </script>', startingChips: 50_00 }, 2);
+  if (!joined.ok || !joined.room) throw new Error('join refused');
+  room = joined.room;
+  const approved = applyCommand(room, 'host', { type: 'approve', playerId: 'p1' }, 3);
+  if (!approved.ok || !approved.room) throw new Error('approve refused');
+  const started = applyCommand(approved.room, 'host', { type: 'startGame' }, 4);
+  if (!started.ok || !started.room) throw new Error('start refused');
+  return started.room;
 }

@@ -15,7 +15,6 @@ import type { GoneReason } from '../shared/protocol';
 import type { Broadcaster } from './broadcaster';
 import { KeyedQueue } from './keyed-queue';
 import type { Logger } from './logger';
-import { EncodedSnapshot } from './room-json';
 import { SHUTTING_DOWN } from './room-service';
 import type {
   Effect,
@@ -27,6 +26,7 @@ import type {
   ViewData,
 } from './room-thread-messages';
 import type { HousekeepingStore, Rooms, RoomView } from './rooms';
+import { EncodedSnapshot } from './snapshot-encoder';
 import type { ChiplessServer } from './socket-gateway';
 
 /**
