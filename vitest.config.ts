@@ -21,7 +21,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/engine/**/*.test.ts', 'src/shared/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'src/engine/**/*.test.ts',
+            'src/shared/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },
