@@ -265,7 +265,11 @@ function goToShowdown(d: Draft, reason: AutoAdvancedReason | null, remaining: nu
   emit(d, { type: 'showdown', playersRemaining: remaining, message: gs.message });
 }
 
-/** Everyone else folded (or left): the last player takes every pot at once. */
+/**
+ * Everyone else folded (or left): the last player takes every pot at once. Their bet nobody called
+ * comes back first, its event right before the first award: the phones count it with the win
+ * (src/web/screens/table-moments.ts); hand.test.ts holds that order.
+ */
 function winByFold(d: Draft, winner: Player): void {
   returnUncalled(d);
   const pots = buildPots(contributions(d));

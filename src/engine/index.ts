@@ -18,9 +18,10 @@ export {
   leftDuringGame,
   MAX_STARTING_CHIPS,
   MIN_STARTING_CHIPS,
+  nameKey,
   seatOrder,
 } from './room';
-export { dealtIn } from './seats';
+export { dealtIn, inHand } from './seats';
 export { settle } from './settlement';
 export * from './types';
 export { takenBack } from './undo';

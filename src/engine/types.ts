@@ -254,9 +254,6 @@ export type Command =
    */
   | { type: 'sitOut'; away: boolean; playerId?: string };
 
-/** The command names. */
-export type CommandType = Command['type'];
-
 /** What happened. Amounts in cents. Names are copied in so a log line survives the player leaving. */
 export type GameEvent =
   | { type: 'playerJoined'; playerId: string; name: string; startingChips: number }
@@ -323,9 +320,6 @@ export type GameEvent =
       /** That event (so the log line survives it being trimmed from the log). */
       first: GameEvent;
     };
-
-/** The event names. */
-export type GameEventType = GameEvent['type'];
 
 /** An event as kept in the room's log. */
 export type LoggedEvent = GameEvent & { seq: number; at: number; handNumber: number };

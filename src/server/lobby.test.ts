@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INVALID_REQUEST } from '../shared/protocol';
+import { INVALID_REQUEST, JOIN_ROOM_NOT_FOUND } from '../shared/protocol';
 import { loadConfig } from './config';
-import { JOIN_ROOM_NOT_FOUND, NOT_IN_ROOM } from './socket-gateway';
+import { NOT_IN_ROOM } from './socket-gateway';
 import { okData, sleep, startServer, TestClient, type TestServer } from './test-helpers';
 
 let server: TestServer;

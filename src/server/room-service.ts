@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { applyCommand, type Command, createRoom, type GameEvent } from '../engine';
 import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../shared/limits';
-import { type GoneReason, SOMETHING_WENT_WRONG } from '../shared/protocol';
+import { CREATE_FAILED, type GoneReason, SOMETHING_WENT_WRONG } from '../shared/protocol';
 import { KeyedQueue } from './keyed-queue';
 import type { Logger } from './logger';
 import {
@@ -39,7 +39,6 @@ export const ROOM_NOT_FOUND = 'Room not found';
 /** Re-exported: the server's word for a command it failed to carry out (the web app reads it too). */
 export { SOMETHING_WENT_WRONG };
 export const SHUTTING_DOWN = 'The server is restarting. Please try again in a moment.';
-export const CREATE_FAILED = 'Failed to create room. Please try again.';
 
 /** What the room service tells phones; implemented by the socket layer. */
 export interface RoomBroadcaster {

@@ -17,6 +17,7 @@ import {
   type ClientToServerEvents,
   GAME_STILL_GOING,
   INVALID_REQUEST,
+  JOIN_ROOM_NOT_FOUND,
   type ServerToClientEvents,
   TOO_MANY_REQUESTS,
 } from '../shared/protocol';
@@ -49,7 +50,6 @@ export type ChiplessServer = Server<
 type ChiplessSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export { TOO_MANY_REQUESTS };
-export const JOIN_ROOM_NOT_FOUND = 'Room not found. Please check the room code.';
 export const NOT_IN_ROOM = 'You are not in this room';
 
 const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command']);

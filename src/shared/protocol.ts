@@ -6,13 +6,7 @@
 
 import type { z } from 'zod';
 import type { Room } from '../engine/types';
-import type {
-  commandSchema,
-  createRoomSchema,
-  joinRoomSchema,
-  resumeSchema,
-  roomCommandSchema,
-} from './schemas';
+import type { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from './schemas';
 
 /** Every acknowledgement. */
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: string };
@@ -27,9 +21,12 @@ export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a moment.';
  * its results are theirs to see once it ends ("Last Game's Results"), its table no longer is. Not in
  * the spec, which has no way back to the results for a player who left.
  */
+/** A join's answer when no room has the code (the spec's words, which the join dialog shows). */
+export const JOIN_ROOM_NOT_FOUND = 'Room not found. Please check the room code.';
+/** A create's answer when the room could not be made (the spec's words, which the dialog shows). */
+export const CREATE_FAILED = 'Failed to create room. Please try again.';
 export const GAME_STILL_GOING = 'This game is still going. Its results will be here once the host ends it.';
 
-export type WireCommand = z.input<typeof commandSchema>;
 export type CreateRoomRequest = z.input<typeof createRoomSchema>;
 export type JoinRoomRequest = z.input<typeof joinRoomSchema>;
 export type ResumeRequest = z.input<typeof resumeSchema>;

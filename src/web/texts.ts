@@ -7,6 +7,7 @@
  * that carry names or amounts; amounts arrive already formatted by the engine's formatCents.
  */
 import { CONVERSION_ERRORS } from '../engine';
+import { CREATE_FAILED, JOIN_ROOM_NOT_FOUND } from '../shared/protocol';
 
 export const APP_NAME = 'Chipless';
 
@@ -71,7 +72,7 @@ export const createRoom = {
   submit: 'Create Room',
   loading: 'Creating...',
   errorName: 'Please enter your name',
-  errorFailed: 'Failed to create room. Please try again.',
+  errorFailed: CREATE_FAILED,
 };
 
 /**
@@ -105,7 +106,7 @@ export const notices = {
   /** You left from another tab or phone: home, with nothing to explain. */
   left: null,
   expired: 'The room closed after a while without activity.',
-  not_found: 'Room not found. Please check the room code.',
+  not_found: JOIN_ROOM_NOT_FOUND,
   resumeFailed: 'Your previous game is no longer available.',
   /** A leave made without a connection (ours): home at once, the leave sent once back online. */
   leftOffline:

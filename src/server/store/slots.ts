@@ -6,7 +6,7 @@
  * full), so its events fill distinct slots; a log that does not fit (not increasing, or spanning
  * LOG_SLOTS seqs or more: never the engine's) stays in the room JSON instead.
  */
-import { LOG_LIMIT } from '../../engine/room';
+import { LOG_LIMIT } from '../../engine/log-limit';
 import type { LoggedEvent } from '../../engine/types';
 import { APPLIED_COMMANDS_KEPT } from './room-store';
 

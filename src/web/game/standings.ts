@@ -1,5 +1,4 @@
-import { formatCents, settle } from '../../engine';
-import { nameKey } from '../../engine/room';
+import { formatCents, nameKey, settle } from '../../engine';
 import type { Room, Settlement } from '../../engine/types';
 import { gameOver as t } from '../room-texts';
 import { approvedPlayers } from './view';

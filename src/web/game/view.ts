@@ -1,4 +1,4 @@
-import { seatOrder as approvedInSeatOrder, betweenHands, potTotal as sumPots } from '../../engine';
+import { seatOrder as approvedInSeatOrder, betweenHands, inHand, potTotal as sumPots } from '../../engine';
 import type { Player, Pot, Room, Stage } from '../../engine/types';
 
 /**
@@ -41,12 +41,12 @@ export function potTotal(room: Room): number {
 
 /** Players still holding cards in this hand (dealt in and not folded). */
 export function playersInHand(room: Room): Player[] {
-  return approvedPlayers(room).filter((p) => p.isActive && !p.hasFolded);
+  return approvedPlayers(room).filter(inHand);
 }
 
 /** Whether `p` is still playing the hand on the table (dealt in, not folded, before it is over). */
 export function playingHand(room: Room, p: Player): boolean {
-  return p.isActive && !p.hasFolded && !betweenHands(room.gameState);
+  return inHand(p) && !betweenHands(room.gameState);
 }
 
 /**

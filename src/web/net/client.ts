@@ -4,6 +4,7 @@ import type {
   Ack,
   ClientToServerEvents,
   GoneReason,
+  HandshakeAuth,
   RoomSnapshot,
   ServerToClientEvents,
   SessionCredentials,
@@ -91,7 +92,7 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   const ackTimeoutMs = () => (down ? offlineTimeoutMs : answerTimeoutMs);
   const socketOptions = {
     // A function, so every reconnection presents the newest token.
-    auth: (cb: (data: object) => void) => cb({ token: storage.credentials()?.token }),
+    auth: (cb: (data: object) => void) => cb({ token: storage.credentials()?.token } satisfies HandshakeAuth),
     // The WebSocket first, HTTP long-polling only where it cannot open (tryAllTransports). Socket.IO's
     // default opens with polling and then upgrades, which on a bad link (3 s round trip) costs ~4 more
     // round trips, and the server drops the connection when the upgrade is not done within its

@@ -16,6 +16,9 @@ import { storage } from './storage';
 export type Connection = 'connecting' | 'online' | 'offline';
 
 /** What the home screen needs from the realtime connection. */
+/** How a screen sends a command for the player (RoomApi's `send`; screens read only whether it went). */
+export type SendCommand = (command: Command) => Promise<Ack<unknown>>;
+
 export interface RoomApi {
   connection: Connection;
   snapshot: RoomSnapshot | null;

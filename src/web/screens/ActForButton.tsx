@@ -1,16 +1,17 @@
 import { ACT_FOR_AFTER_MS, callAmount, formatCents } from '../../engine';
-import type { Command, Room } from '../../engine/types';
-import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import type { Room } from '../../engine/types';
+import type { RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useTableQuestion } from '../components/table-question';
 import { useWaited } from '../components/use-waited';
+import type { SendCommand } from '../net/use-room';
 import { actFor as t } from '../room-texts';
 
 export interface ActForButtonProps {
   room: Room;
   presence: RoomSnapshot['presence'];
   me: string | null;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
 }
 
 interface Asked {

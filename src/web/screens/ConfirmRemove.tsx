@@ -1,7 +1,7 @@
 import { formatCents } from '../../engine';
-import type { Command, Player } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Player } from '../../engine/types';
 import { ConfirmModal } from '../components/ConfirmModal';
+import type { SendCommand } from '../net/use-room';
 import { lobby as t, table } from '../room-texts';
 
 /** "Remove this player from the game?" for `player`, then the host's remove command (lobby and table). */
@@ -15,7 +15,7 @@ export function ConfirmRemove({
   player: Player;
   /** At the table: what removing does to the player's chips in the hand (engine stakeOnLeaving). */
   stake?: { bet: number; stays: number } | null;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
   /**
    * At the table (engine `sitOut`): 'offer' is "Sit Out Instead" for a player who is only away for a

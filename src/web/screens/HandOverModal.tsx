@@ -1,15 +1,15 @@
 import { type FormEvent, useState } from 'react';
-import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Room } from '../../engine/types';
 import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { approvedPlayers, canKeepSeat } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { handOver as t, table } from '../room-texts';
 
 export interface HandOverModalProps {
   room: Room;
   me: string;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
 }
 

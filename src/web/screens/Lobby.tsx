@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { formatCents } from '../../engine';
-import type { Command, Player } from '../../engine/types';
+import type { Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useFocusRescue } from '../components/focus';
@@ -9,6 +9,7 @@ import { CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons'
 import { Presence } from '../components/Presence';
 import { ShareButtons } from '../components/ShareButtons';
 import { approvedPlayers, pendingPlayers } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { seats as seatsText, lobby as t } from '../room-texts';
 import { common } from '../texts';
 import { ConfirmRemove } from './ConfirmRemove';
@@ -21,7 +22,7 @@ const QrCode = lazy(() => import('../components/QrCode'));
 export interface LobbyProps {
   snapshot: RoomSnapshot;
   me: string | null;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onLeave: () => Promise<Ack<unknown>>;
   /** Origin used to build the join link; the page's own by default. */
   origin?: string;

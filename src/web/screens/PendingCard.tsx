@@ -1,11 +1,12 @@
 import { useId } from 'react';
 import { formatCents } from '../../engine';
-import type { Command, Player } from '../../engine/types';
-import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import type { Player } from '../../engine/types';
+import type { RoomSnapshot } from '../../shared/protocol';
 import { FormError, SlowLine, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
 import { pendingPlayers } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { lobby as t } from '../room-texts';
 
 /**
@@ -18,7 +19,7 @@ export function PendingCard({
   online,
 }: {
   snapshot: RoomSnapshot;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   online: boolean;
 }) {
   const titleId = useId();
@@ -48,7 +49,7 @@ function PendingList({
 }: {
   players: Player[];
   presence: Record<string, boolean>;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   online?: boolean;
   /** The room's snapshot version: a refusal is not shown once the room has moved on (see useAction). */
   version?: number;

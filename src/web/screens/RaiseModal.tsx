@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { facingOf, formatCents, raiseError, raiseLimits } from '../../engine';
-import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Room } from '../../engine/types';
 import { caretFirst, centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { canRaise } from '../game/raise';
+import type { SendCommand } from '../net/use-room';
 import { raise as t } from '../room-texts';
 import { common } from '../texts';
 
@@ -13,7 +13,7 @@ const toDollars = (cents: number) => (cents / 100).toFixed(2);
 interface Props {
   room: Room;
   playerId: string;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
 }
 

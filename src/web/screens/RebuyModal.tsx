@@ -1,16 +1,16 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { formatCents } from '../../engine';
-import type { Command, Room } from '../../engine/types';
+import type { Room } from '../../engine/types';
 import { MAX_AMOUNT_CENTS } from '../../shared/limits';
-import type { Ack } from '../../shared/protocol';
 import { centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { approvedPlayers } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { rebuy as t } from '../room-texts';
 
 interface Props {
   room: Room;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
 }
 

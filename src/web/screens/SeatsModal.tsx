@@ -1,15 +1,15 @@
 import { type FormEvent, useState } from 'react';
-import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Room } from '../../engine/types';
 import { FormSubmit, useAction } from '../components/forms';
 import { DownIcon, UpIcon } from '../components/icons';
 import { Modal } from '../components/Modal';
 import { approvedPlayers } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { seats as t } from '../room-texts';
 
 export interface SeatsModalProps {
   room: Room;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
 }
 

@@ -1,17 +1,17 @@
 import { type FormEvent, useState } from 'react';
 import { dollarsToCents } from '../../engine';
-import type { Command, Settings } from '../../engine/types';
+import type { Settings } from '../../engine/types';
 import { BLIND_MIN_DOLLARS, MAX_AMOUNT_CENTS } from '../../shared/limits';
-import type { Ack } from '../../shared/protocol';
 import { Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
+import type { SendCommand } from '../net/use-room';
 import { settings as t } from '../room-texts';
 
 const toDollars = (cents: number) => (cents / 100).toFixed(2);
 
 interface Props {
   settings: Settings;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
   /** A line above the fields (at the table: the new blinds apply from the next hand). */
   note?: string;

@@ -5,6 +5,7 @@ import {
   dealtIn,
   facingOf,
   formatCents,
+  inHand,
   raiseLimits,
   STAGE_NAMES,
   stakeOnLeaving,
@@ -30,6 +31,7 @@ import {
   potNumber,
   potTotal,
 } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { endGame, lobby, table as t } from '../room-texts';
 import { common } from '../texts';
 import { ActForButton } from './ActForButton';
@@ -47,7 +49,7 @@ import { WinnerModal } from './WinnerModal';
 export interface TableProps {
   snapshot: RoomSnapshot;
   me: string | null;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onLeave: () => Promise<Ack<unknown>>;
   /** Whether the socket is connected (a 'No connection…' error goes when it is again). */
   online?: boolean;
@@ -65,8 +67,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   const myTurn = !!me && gs.currentTurnPlayerId === me;
   const turnPlayer = gs.currentTurnPlayerId ? room.players[gs.currentTurnPlayerId] : undefined;
   const limits = myTurn && me ? raiseLimits(room, me) : null;
-  const inHand = !!mine && mine.isApproved && mine.isActive && !mine.hasFolded;
-  const toCall = me && inHand ? callAmount(room, me) : 0;
+  const stillIn = !!mine && mine.isApproved && inHand(mine);
+  const toCall = me && stillIn ? callAmount(room, me) : 0;
   const pots = livePots(room);
   const total = potTotal(room);
   const atShowdown = gs.stage === 'SHOWDOWN';
@@ -145,7 +147,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // Sitting out keeps a seat and chips: nothing to keep for a player with none who is not in the hand.
   const canSitOut = !!mine && canKeepSeat(room, mine);
   // The dock's line for a player sitting out: still in this hand, they sit out from the next one.
-  const awayNext = !!mine?.away && inHand;
+  const awayNext = !!mine?.away && stillIn;
 
   return (
     <main className={myTurn ? 'screen table my-turn' : 'screen table'}>
@@ -174,7 +176,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             <span className="label">{pots.length > 1 ? t.pots(pots.length) : t.pot}</span>
             <span className="amount big">{formatCents(total)}</span>
           </p>
-          {inHand && gs.currentTurnPlayerId !== null ? (
+          {stillIn && gs.currentTurnPlayerId !== null ? (
             <p className="to-call">
               <span className="label">{t.toCall}</span>
               <span className="amount">{formatCents(toCall)}</span>
@@ -554,7 +556,7 @@ function Seat({
  * (approved or rebought mid-hand). Null for a player in the hand.
  */
 function outTag(p: Player, handDone: boolean): string | null {
-  if (p.away) return p.isActive && !p.hasFolded ? t.sitsOutNext : t.sittingOut;
+  if (p.away) return inHand(p) ? t.sitsOutNext : t.sittingOut;
   if (p.stack === 0 && (handDone || !p.isActive)) return t.outOfChips;
   return p.isActive ? null : t.joinsNextHand;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { betweenHands, formatCents } from '../../engine';
-import type { Command, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Room } from '../../engine/types';
+import type { SendCommand } from '../net/use-room';
 import { seats as seatsText, table as t } from '../room-texts';
 import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
@@ -9,7 +9,7 @@ import { SettingsModal } from './SettingsModal';
 interface Props {
   room: Room;
   isHost: boolean;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
 }
 
 /**

@@ -1,14 +1,14 @@
-import type { Command, Room, UndoPoint } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
+import type { Room, UndoPoint } from '../../engine/types';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { UndoIcon } from '../components/icons';
 import { useTableQuestion } from '../components/table-question';
 import { describeCommand } from '../game/log-lines';
+import type { SendCommand } from '../net/use-room';
 import { undo as t } from '../room-texts';
 
 export interface UndoButtonProps {
   room: Room;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   className: string;
 }
 

@@ -1,16 +1,16 @@
 import { type FormEvent, Fragment, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Command, Pot, Room } from '../../engine/types';
-import type { Ack } from '../../shared/protocol';
 import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { awardShares } from '../game/award';
 import { livePots, playersInHand, potNumber, potTotal } from '../game/view';
+import type { SendCommand } from '../net/use-room';
 import { winner as t, table } from '../room-texts';
 
 interface Props {
   room: Room;
-  send: (command: Command) => Promise<Ack<unknown>>;
+  send: SendCommand;
   onClose: () => void;
 }
 
