@@ -1,7 +1,5 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { roomPreload } from './scripts/room-preload';
-import { STORAGE_KEYS } from './src/web/net/storage';
 
 /**
  * The oldest browsers the web app supports (src/web/README.md, "Browser support"): the phones friends
@@ -23,14 +21,7 @@ export default defineConfig(({ command }) => {
   return {
     root: 'src/web',
     publicDir: 'public',
-    plugins: [
-      react(),
-      // A phone that sits in a room fetches its screens beside the entry (scripts/room-preload.ts).
-      roomPreload({
-        screens: ['/screens/Lobby.tsx', '/screens/Table.tsx', '/screens/GameOver.tsx'],
-        storageKey: STORAGE_KEYS.roomCode,
-      }),
-    ],
+    plugins: [react()],
     build: {
       outDir: '../../dist/web',
       emptyOutDir: true,

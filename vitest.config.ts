@@ -21,12 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: [
-            'src/engine/**/*.test.ts',
-            'src/shared/**/*.test.ts',
-            'bench/**/*.test.ts',
-            'scripts/**/*.test.ts',
-          ],
+          include: ['src/engine/**/*.test.ts', 'src/shared/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -375,16 +375,6 @@ describe('a poker night on four phones', () => {
     await expectTurn(bob, seated);
     await bob.page.reload();
     await expectText(stage(bob.page), 'Turn');
-    // The phone remembered its room, so it fetched the table's chunk beside the entry, from the link
-    // index.html's preload script adds (scripts/room-preload.ts), not after the entry had run.
-    const roomPreloads = await bob.page.evaluate(() =>
-      [...document.querySelectorAll('link[rel="modulepreload"][data-room-preload]')].map((l) =>
-        (l.getAttribute('href') ?? '').replace(/-[\w-]+\.js$/, ''),
-      ),
-    );
-    expect(roomPreloads).toEqual(
-      expect.arrayContaining(['/assets/Lobby', '/assets/Table', '/assets/GameOver']),
-    );
     await expectVisible(yourTurn(bob.page));
     await expectPot([bob], 'Pot $18.15');
     await expectContains(seat(bob.page, 'Bob'), ['(You)', 'Small blind', 'Stack $23.95', 'To act']);

@@ -5,7 +5,7 @@ import type { SessionCredentials } from '../../shared/protocol';
  * to be sent, the game whose results the home screen offers and the analytics session. Every access is guarded because storage can be unavailable (private modes,
  * disabled cookies); the app then works for the tab's lifetime only.
  */
-export const STORAGE_KEYS = {
+const KEYS = {
   credentials: 'chipless.credentials',
   roomCode: 'chipless.roomCode',
   owedLeave: 'chipless.owedLeave',
@@ -71,17 +71,17 @@ function isLastResults(v: unknown): v is LastResults {
 }
 
 export const storage = {
-  credentials: (): SessionCredentials | null => readJson(STORAGE_KEYS.credentials, isCredentials),
-  setCredentials: (creds: SessionCredentials): void => write(STORAGE_KEYS.credentials, JSON.stringify(creds)),
-  roomCode: (): string | null => read(STORAGE_KEYS.roomCode),
-  setRoomCode: (code: string | null): void => write(STORAGE_KEYS.roomCode, code),
+  credentials: (): SessionCredentials | null => readJson(KEYS.credentials, isCredentials),
+  setCredentials: (creds: SessionCredentials): void => write(KEYS.credentials, JSON.stringify(creds)),
+  roomCode: (): string | null => read(KEYS.roomCode),
+  setRoomCode: (code: string | null): void => write(KEYS.roomCode, code),
   /** A room left while offline, whose leave is still to be sent (use-room.ts). */
-  owedLeave: (): string | null => read(STORAGE_KEYS.owedLeave),
-  setOwedLeave: (code: string | null): void => write(STORAGE_KEYS.owedLeave, code),
+  owedLeave: (): string | null => read(KEYS.owedLeave),
+  setOwedLeave: (code: string | null): void => write(KEYS.owedLeave, code),
   /** The game whose results can be opened again from the home screen (use-room.ts lastResults). */
-  lastResults: (): LastResults | null => readJson(STORAGE_KEYS.lastResults, isLastResults),
+  lastResults: (): LastResults | null => readJson(KEYS.lastResults, isLastResults),
   setLastResults: (value: LastResults | null): void =>
-    write(STORAGE_KEYS.lastResults, value === null ? null : JSON.stringify(value)),
-  analytics: <T>(valid: (v: unknown) => v is T): T | null => readJson(STORAGE_KEYS.analytics, valid),
-  setAnalytics: (value: unknown): void => write(STORAGE_KEYS.analytics, JSON.stringify(value)),
+    write(KEYS.lastResults, value === null ? null : JSON.stringify(value)),
+  analytics: <T>(valid: (v: unknown) => v is T): T | null => readJson(KEYS.analytics, valid),
+  setAnalytics: (value: unknown): void => write(KEYS.analytics, JSON.stringify(value)),
 };
