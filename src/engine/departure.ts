@@ -1,12 +1,16 @@
 /**
- * Departure: a player leaving or being removed, in the lobby, during play and after the end.
+ * Departure: a player leaving or being removed, in the lobby, during play and after the end, and what
+ * leaving does to their chips in the hand (payUncontested, and stakeOnLeaving for the questions).
  */
-import { type Draft, dropPlayer, emit, hasOwn, playerById } from './draft';
-import { payUncontested, progress } from './hand';
+import { type Draft, dropPlayer, edit, emit, hasOwn, playerById } from './draft';
+import { contributions, progress, refreshPots } from './hand';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG } from './messages';
+import { buildPots, potTotal } from './pots';
 import { finishGame } from './results';
-import type { LedgerEntry, Player } from './types';
+import { seatIds } from './room';
+import { canAct, inHand } from './seats';
+import type { GameState, LedgerEntry, Player, Room, Stage } from './types';
 
 /**
  * leave: the actor leaves the room.
@@ -97,4 +101,122 @@ export function leaveTable(d: Draft, playerId: string, removed = false): void {
     const holder = d.gs.currentTurnPlayerId === null ? undefined : d.players[d.gs.currentTurnPlayerId];
     progress(d, holder?.joinedAt ?? seat, holder !== undefined);
   }
+}
+
+/**
+ * Before `playerId` leaves the hand (leaving or removed): leaving folds, and what the others matched
+ * stays in the pots for them; the rest is the leaver's (then goes with their stack into the ledger):
+ * 1. What nobody else can win: every chip put in above the most any other player still in the hand
+ *    can be in for (their total, and before the showdown their stack too, which they may still bet).
+ *    At an unpaid showdown that is a side pot the others folded out of; mid-round, a bet a short
+ *    all-in covered in part with everyone else folded or shorter still. With other players' folded
+ *    chips in it, those pots are paid to the leaver ('potAwarded', as at the showdown).
+ * 2. What nobody matched: their own chips above the most anyone else (in the hand, folded or gone)
+ *    has put in, a bet nobody has called ('betReturned', with 1 when it was their own chips only).
+ * Without these, the pots rebuilt without the leaver made their chips dead money for the pot below,
+ * and a short all-in player took chips they never covered (session 26 at the showdown; session 33
+ * mid-round, where the same night gave the leaver $50 back or not by whether they left before or
+ * after the last player's fold or call).
+ */
+export function payUncontested(d: Draft, playerId: string): void {
+  if (d.room.status !== 'PLAYING' || potTotal(d.gs.pots) === 0) return;
+  const leaver = d.players[playerId] as Player;
+  if (!inHand(leaver)) return;
+  const cap = othersCanBeIn(d.players, d.gs.stage, playerId);
+  let returned = 0;
+  const own = leaver.totalPotContribution - cap;
+  if (own > 0) {
+    // The pots only they are eligible for, before anything moves (the events name them).
+    const theirs = buildPots(contributions(d)).filter(
+      (pot) => pot.amount > 0 && pot.eligiblePlayers.length === 1 && pot.eligiblePlayers[0] === playerId,
+    );
+    let paid = 0;
+    for (const id of seatIds(d)) {
+      const excess = (d.players[id] as Player).totalPotContribution - cap;
+      if (excess <= 0) continue;
+      const q = edit(d, id);
+      q.totalPotContribution -= excess;
+      q.currentRoundBet = Math.max(0, q.currentRoundBet - excess);
+      paid += excess;
+    }
+    const departed = d.gs.departedContributions;
+    if (departed !== undefined) {
+      const capped = { ...departed };
+      for (const id in capped) {
+        const excess = (capped[id] as number) - cap;
+        if (excess > 0) {
+          capped[id] = cap;
+          paid += excess;
+        }
+      }
+      d.gs.departedContributions = capped;
+    }
+    edit(d, playerId).stack += paid;
+    if (paid === own) returned = paid;
+    else
+      for (const pot of theirs)
+        emit(d, {
+          type: 'potAwarded',
+          potId: pot.id,
+          amount: pot.amount,
+          winners: [{ playerId, name: leaver.name, amount: pot.amount }],
+          reason: 'SHOWDOWN',
+          message: null,
+        });
+  }
+  const unmatched =
+    (d.players[playerId] as Player).totalPotContribution - othersPutIn(d.players, d.gs, playerId);
+  if (unmatched > 0) {
+    const p = edit(d, playerId);
+    p.totalPotContribution -= unmatched;
+    p.currentRoundBet = Math.max(0, p.currentRoundBet - unmatched);
+    p.stack += unmatched;
+    returned += unmatched;
+  }
+  if (returned > 0) emit(d, { type: 'betReturned', playerId, name: leaver.name, amount: returned });
+  if (own > 0 || unmatched > 0) {
+    edit(d, playerId).lastChipUpdate = d.now;
+    refreshPots(d);
+  }
+}
+
+/**
+ * The most any player still in the hand, other than `playerId`, can be in for: their total, and before
+ * the showdown their stack too if they can still bet (payUncontested).
+ */
+function othersCanBeIn(players: Record<string, Player>, stage: Stage, playerId: string): number {
+  const betting = stage !== 'SHOWDOWN';
+  let cap = 0;
+  for (const id in players) {
+    const q = players[id] as Player;
+    if (id === playerId || !q.isApproved || !inHand(q)) continue;
+    cap = Math.max(cap, q.totalPotContribution + (betting && canAct(q) ? q.stack : 0));
+  }
+  return cap;
+}
+
+/** The most anyone other than `playerId` has put in this hand: seated (folded or not) or gone. */
+function othersPutIn(players: Record<string, Player>, gs: GameState, playerId: string): number {
+  let most = 0;
+  for (const id in players)
+    if (id !== playerId) most = Math.max(most, (players[id] as Player).totalPotContribution);
+  const departed = gs.departedContributions ?? {};
+  for (const id in departed) if (id !== playerId) most = Math.max(most, departed[id] as number);
+  return most;
+}
+
+/**
+ * What leaving (or being removed) now does to `playerId`'s chips in the hand: `bet`, what they have put
+ * in, of which `stays` stays in the pots (payUncontested: what nobody else can win and what nobody
+ * matched go with them). Null when they have nothing in an unpaid hand they are still in. The leave and
+ * remove questions say it.
+ */
+export function stakeOnLeaving(room: Room, playerId: string): { bet: number; stays: number } | null {
+  const p = playerById(room.players, playerId);
+  if (p === undefined || room.status !== 'PLAYING' || !inHand(p) || p.totalPotContribution === 0) return null;
+  if (potTotal(room.gameState.pots) === 0) return null;
+  const cap = othersCanBeIn(room.players, room.gameState.stage, playerId);
+  // After 1 every contribution is at most `cap`; 2 then keeps what the most of the others put in.
+  const bet = p.totalPotContribution;
+  return { bet, stays: Math.min(bet, cap, othersPutIn(room.players, room.gameState, playerId)) };
 }

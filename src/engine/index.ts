@@ -6,7 +6,8 @@
 
 export { callAmount, facingOf, highestBet, raiseError, raiseLimits } from './betting';
 export { applyCommand } from './commands';
-export { betweenHands, stakeOnLeaving } from './hand';
+export { stakeOnLeaving } from './departure';
+export { betweenHands } from './hand';
 export { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from './host';
 export { STAGE_NAMES } from './messages';
 export { CONVERSION_ERRORS, dollarsToCents, formatCents, parseCurrency } from './money';

@@ -3,7 +3,7 @@
  * readings of README.md), written without the engine's modules, to check each command's result in
  * the property tests. Slow and simple on purpose. Not part of the public API.
  */
-import { stakeOnLeaving } from './hand';
+import { stakeOnLeaving } from './departure';
 import { HOST_AWAY_MS } from './host';
 import { foldWin, MSG, showdown } from './messages';
 import type {
