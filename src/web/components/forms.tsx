@@ -17,18 +17,34 @@ import { common } from '../texts';
 /** Dollar text on its way to an amount: digits with at most two decimals, the point or decimals still to come. */
 const DOLLAR_TYPING = /^\d*(\.\d{0,2})?$/;
 
+/** A decimal comma: one comma, at most two digits after it, no point (dollar signs and spaces aside). */
+const DECIMAL_COMMA = /^\d*,\d{0,2}$/;
+
 /**
- * Whether `text` (dollar signs and spaces aside, as parseCurrency reads it) is an amount or one being
- * typed ("12.", "."): a field says "Invalid currency format…" only when it is neither.
+ * `text` with a decimal comma read as the point: a phone whose decimal key is a comma (the decimal
+ * keypad of a phone set to most European languages has no point) types "2,50" for $2.50, and could
+ * type no cents at all while a comma was refused (sessions 31–34). Only a comma that can be nothing
+ * else is read so: one, followed by at most two digits, with no point. "1,250" (a thousands separator,
+ * or three decimals) and "1,000.50" stay as typed, for the field to refuse.
  */
-export function isDollarTyping(text: string): boolean {
-  return DOLLAR_TYPING.test(text.replace(/[$\s]/g, ''));
+export function withDecimalPoint(text: string): string {
+  const cleaned = text.replace(/[$\s]/g, '');
+  return DECIMAL_COMMA.test(cleaned) ? cleaned.replace(',', '.') : text;
 }
 
-/** Cents of a dollar text through the engine's parseCurrency, or null when it does not parse. */
+/**
+ * Whether `text` (dollar signs and spaces aside, as parseCurrency reads it, a decimal comma as a point)
+ * is an amount or one being typed ("12.", "."): a field says "Invalid currency format…" only when it is
+ * neither.
+ */
+export function isDollarTyping(text: string): boolean {
+  return DOLLAR_TYPING.test(withDecimalPoint(text).replace(/[$\s]/g, ''));
+}
+
+/** Cents of a dollar text (a decimal comma as a point) through the engine's parseCurrency, or null when it does not parse. */
 export function centsOrNull(text: string): number | null {
   try {
-    return parseCurrency(text);
+    return parseCurrency(withDecimalPoint(text));
   } catch {
     return null;
   }

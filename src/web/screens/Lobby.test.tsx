@@ -194,22 +194,26 @@ describe('Lobby', () => {
     expect(send).toHaveBeenLastCalledWith({ type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
   });
 
-  it("host: a blind typed with a comma ('0,5', a phone whose decimal key is one) is refused as typed, not read as $5.00", async () => {
+  it("host: a blind typed with a decimal comma ('0,5', a phone whose decimal key is one) is $0.50, not $5.00; any other comma is refused as typed", async () => {
     const { send } = show('ana');
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const dialog = screen.getByRole('dialog', { name: 'Game Settings' });
     const small = within(dialog).getByLabelText('Small Blind') as HTMLInputElement;
+    const big = within(dialog).getByLabelText('Big Blind') as HTMLInputElement;
     // A number field would have dropped the comma ("05"): this one keeps what is typed.
     expect(small.type).toBe('text');
     expect(small.inputMode).toBe('decimal');
+    const save = () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' }));
     fireEvent.change(small, { target: { value: '0,5' } });
-    fireEvent.change(within(dialog).getByLabelText('Big Blind'), { target: { value: '10' } });
-    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save Settings' })));
-    expect(within(dialog).getByRole('alert').textContent).toBe('Invalid dollar amount: 0,5');
+    fireEvent.change(big, { target: { value: '1,250' } });
+    await act(async () => save());
+    expect(within(dialog).getByRole('alert').textContent).toBe('Invalid dollar amount: 1,250');
     expect(send).not.toHaveBeenCalled();
     // Typing again takes the refusal away.
-    fireEvent.change(small, { target: { value: '0.5' } });
+    fireEvent.change(big, { target: { value: '1,25' } });
     expect(within(dialog).queryByRole('alert')).toBeNull();
+    await act(async () => save());
+    expect(send).toHaveBeenCalledWith({ type: 'updateSettings', smallBlind: 50, bigBlind: 125 });
   });
 
   it('non-host: no host controls, waits for the host, and can leave', async () => {

@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MSG } from '../../engine/messages';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { actNow, started } from '../test/rooms';
@@ -76,6 +77,25 @@ describe('Raise modal', () => {
       facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 },
     });
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('reads a decimal comma as the point (a phone whose decimal key is a comma); refuses any other comma', async () => {
+    const { dialog, typeAmount, confirm, send } = open(threeWay());
+    typeAmount('4,5');
+    await act(async () => confirm());
+    expect(send).toHaveBeenCalledWith({
+      type: 'act',
+      action: 'RAISE',
+      amount: 450,
+      facing: { handNumber: 1, stage: 'PRE_FLOP', toCall: 200 },
+    });
+    cleanup();
+    const again = open(threeWay());
+    again.typeAmount('4,500');
+    await act(async () => again.confirm());
+    expect(again.send).not.toHaveBeenCalled();
+    expect(dialog.isConnected).toBe(false);
+    expect(within(again.dialog).getByRole('alert').textContent).toBe(MSG.invalidAmount);
   });
 
   it('enables the Pot preset once the pot covers the minimum raise', () => {

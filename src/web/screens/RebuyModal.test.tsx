@@ -68,6 +68,18 @@ describe('Rebuy modal: amounts', () => {
   });
 });
 
+describe('Rebuy modal: a decimal comma', () => {
+  it("'25,50' (a phone whose decimal key is a comma) adds $25.50", async () => {
+    const send = vi.fn(async (_c: Command) => ({ ok: true, data: null }) as Ack<null>);
+    render(<RebuyModal room={afterShowdown()} send={send} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    fireEvent.change(within(dialog).getByLabelText('Player'), { target: { value: 'cal' } });
+    fireEvent.change(within(dialog).getByLabelText('Rebuy Amount'), { target: { value: '25,50' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' })));
+    expect(send).toHaveBeenCalledWith({ type: 'rebuy', playerId: 'cal', amount: 2_550 });
+  });
+});
+
 describe('Rebuy modal: the player', () => {
   const select = () =>
     within(screen.getByRole('dialog', { name: 'Player Rebuy' })).getByLabelText(

@@ -48,9 +48,15 @@ describe('Start a Game form', () => {
       ['12.5', 'In dollars, from 1 to 10,000', true],
       ['12.', 'In dollars, from 1 to 10,000', true],
       ['$12.55', 'In dollars, from 1 to 10,000', true],
-      // A phone whose decimal key is a comma: once 1250 dollars, the comma dropped unseen.
-      ['12,50', 'Invalid currency format. Use format like "10.50" or "10"', false],
+      // A phone whose decimal key is a comma: once 1250 dollars (the comma dropped unseen), then
+      // refused; it is the point (withDecimalPoint). A comma that could be anything else is refused.
+      ['12,50', 'In dollars, from 1 to 10,000', true],
+      ['12,', 'In dollars, from 1 to 10,000', true],
+      ['$ 12,5', 'In dollars, from 1 to 10,000', true],
+      ['0,99', 'Starting chips must be at least $1.00', false],
       ['1,000', 'Invalid currency format. Use format like "10.50" or "10"', false],
+      ['1,000.50', 'Invalid currency format. Use format like "10.50" or "10"', false],
+      ['12,5,0', 'Invalid currency format. Use format like "10.50" or "10"', false],
       ['12.555', 'Invalid currency format. Use format like "10.50" or "10"', false],
       ['12a', 'Invalid currency format. Use format like "10.50" or "10"', false],
       ['-5', 'Invalid currency format. Use format like "10.50" or "10"', false],
@@ -174,19 +180,27 @@ describe('Join a Game form', () => {
     expect(onJoin).not.toHaveBeenCalled();
   });
 
-  it('says what is wrong with Starting Chips and disables Join Room meanwhile', () => {
-    render(<JoinRoomModal onClose={() => {}} onJoin={async () => ok} />);
+  it('says what is wrong with Starting Chips and disables Join Room meanwhile; a decimal comma is the point', async () => {
+    const onJoin = vi.fn(async () => ok);
+    render(<JoinRoomModal onClose={() => {}} onJoin={onJoin} />);
     const submit = screen.getByRole('button', { name: 'Join Room' });
     type('Starting Chips', '0');
     expect(submit).toHaveProperty('disabled', true);
     expect(screen.getByText('Starting chips must be at least $1.00')).toBeTruthy();
-    type('Starting Chips', '12,50');
+    type('Starting Chips', '1,250');
     expect(submit).toHaveProperty('disabled', true);
-    expect(field('Starting Chips').value).toBe('12,50');
+    expect(field('Starting Chips').value).toBe('1,250');
     expect(screen.getByText('Invalid currency format. Use format like "10.50" or "10"')).toBeTruthy();
     type('Starting Chips', '3');
     expect(submit).toHaveProperty('disabled', false);
     expect(screen.queryByText(/Invalid currency format/)).toBeNull();
+    type('Starting Chips', '12,50');
+    expect(submit).toHaveProperty('disabled', false);
+    expect(field('Starting Chips').value).toBe('12,50');
+    type('Room Code', 'ab3de');
+    type('Your Name', 'Ben');
+    await act(async () => fireEvent.click(submit));
+    expect(onJoin).toHaveBeenCalledWith('AB3DE', 'Ben', 1_250);
   });
 
   it("fills the code from a join link and sends the join, reading 'Joining...' meanwhile", async () => {

@@ -7,7 +7,15 @@ import {
   STARTING_CHIPS_MIN_DOLLARS,
 } from '../../shared/limits';
 import type { Ack } from '../../shared/protocol';
-import { centsOrNull, Field, FormSubmit, isDollarTyping, orFailed, useAction } from '../components/forms';
+import {
+  centsOrNull,
+  Field,
+  FormSubmit,
+  isDollarTyping,
+  orFailed,
+  useAction,
+  withDecimalPoint,
+} from '../components/forms';
 import { Modal } from '../components/Modal';
 import { chipsErrors, createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
 
@@ -63,7 +71,7 @@ function useChipsField() {
   const [chips, setChips] = useState(String(STARTING_CHIPS_DEFAULT_DOLLARS));
   const typing = isDollarTyping(chips);
   // The amount as parseCurrency reads it, its point still to come ("12.") or its 0 left out (".5").
-  const amount = chips.replace(/[$\s]/g, '').replace(/\.$/, '');
+  const amount = withDecimalPoint(chips).replace(/[$\s]/g, '').replace(/\.$/, '');
   const cents = typing && amount !== '' ? centsOrNull(amount.startsWith('.') ? `0${amount}` : amount) : null;
   const problem = !typing
     ? chipsErrors.format

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { dollarsToCents } from '../../engine';
 import type { Settings } from '../../engine/types';
 import { BLIND_MIN_DOLLARS, MAX_AMOUNT_CENTS } from '../../shared/limits';
-import { Field, FormSubmit, useAction } from '../components/forms';
+import { Field, FormSubmit, useAction, withDecimalPoint } from '../components/forms';
 import { Modal } from '../components/Modal';
 import type { SendCommand } from '../net/use-room';
 import { settings as t } from '../room-texts';
@@ -39,8 +39,8 @@ export function SettingsModal({ settings, send, onClose, note, title = t.title }
     let smallBlind: number;
     let bigBlind: number;
     try {
-      smallBlind = dollarsToCents(small);
-      bigBlind = dollarsToCents(big);
+      smallBlind = dollarsToCents(withDecimalPoint(small));
+      bigBlind = dollarsToCents(withDecimalPoint(big));
     } catch (err) {
       setError(err instanceof Error ? err.message : t.errorMissing);
       return;
@@ -61,7 +61,8 @@ export function SettingsModal({ settings, send, onClose, note, title = t.title }
         {note ? <p className="muted">{note}</p> : null}
         {/* Text fields with a decimal keypad, not type="number": a number field drops a comma unseen,
             so "0,5" typed on a phone whose decimal key is a comma saved a $5.00 blind (session 31).
-            Here it is refused as typed ('Invalid dollar amount: 0,5'). */}
+            Here a decimal comma is read as the point ($0.50; withDecimalPoint), and any other comma
+            is refused as typed ('Invalid dollar amount: 1,250'). */}
         <Field
           label={t.smallBlind}
           inputMode="decimal"
