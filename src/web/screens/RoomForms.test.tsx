@@ -203,6 +203,14 @@ describe('Join a Game form', () => {
     expect(onJoin).toHaveBeenCalledWith('AB3DE', 'Ben', 1_250);
   });
 
+  it("the phone's keyboard neither corrects nor underlines a name or a code; a name starts with a capital", () => {
+    render(<JoinRoomModal onClose={() => {}} onJoin={async () => ok} />);
+    const attrs = (label: string) =>
+      ['autocapitalize', 'autocorrect', 'spellcheck'].map((a) => field(label).getAttribute(a));
+    expect(attrs('Your Name')).toEqual(['words', 'off', 'false']);
+    expect(attrs('Room Code')).toEqual(['characters', 'off', 'false']);
+  });
+
   it("fills the code from a join link and sends the join, reading 'Joining...' meanwhile", async () => {
     let resolve!: (res: Ack<unknown>) => void;
     const onJoin = vi.fn(() => new Promise<Ack<unknown>>((r) => (resolve = r)));

@@ -111,6 +111,11 @@ function PlayerFields({
         value={name}
         maxLength={NAME_MAX_LENGTH}
         autoComplete="nickname"
+        // A name, not a word: capitalised as one, not replaced by an autocorrecting keyboard that does
+        // not know it, nor underlined as a misspelling.
+        autoCapitalize="words"
+        autoCorrect="off"
+        spellCheck={false}
         placeholder={texts.namePlaceholder}
         onChange={(e) => setName(e.target.value.slice(0, NAME_MAX_LENGTH))}
       />
@@ -205,6 +210,7 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
           value={code}
           autoCapitalize="characters"
           autoComplete="off"
+          autoCorrect="off"
           spellCheck={false}
           placeholder={t.codePlaceholder}
           onChange={(e) => {
