@@ -368,6 +368,39 @@ describe('declareWinners', () => {
     expect(stacks(after!)).toEqual({ p0: 10_000, p1: 9_999, p2: 10_001, p3: 10_000 });
   });
 
+  it('a pot smaller than the winners named: a winner whose share is 0 cents wins nothing and is no winner', () => {
+    // Blinds of one cent; both blinds leave before anyone acts, their cents dead money: a 2-cent pot
+    // for p3, p4 and p0, checked down. Before the fix p0 was "awarded" $0.00 and listed as a winner.
+    let room = started([1_000, 1_000, 1_000, 1_000, 1_000], [1, 1]);
+    room = run(room, 'p1', { type: 'leave' });
+    room = run(room, 'p2', { type: 'leave' });
+    expect(potsOf(room)).toEqual([['main', 2, ['p0', 'p3', 'p4']]]);
+    room = play(room, ['p3', 'CALL'], ['p4', 'CALL'], ['p0', 'CALL']);
+    for (let street = 0; street < 3; street++)
+      room = play(room, 'advance', ['p3', 'CALL'], ['p4', 'CALL'], ['p0', 'CALL']);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    const { room: after, events } = runWithEvents(room, 'p0', {
+      type: 'declareWinners',
+      winnerIds: ['p0', 'p3', 'p4'],
+    });
+    expect(events.filter((e) => e.type === 'potAwarded')).toEqual([
+      {
+        type: 'potAwarded',
+        potId: 'main',
+        amount: 2,
+        winners: [
+          { playerId: 'p3', name: 'P3', amount: 1 },
+          { playerId: 'p4', name: 'P4', amount: 1 },
+        ],
+        reason: 'SHOWDOWN',
+        message: null,
+      },
+    ]);
+    expect(after!.gameState.winnerIds).toEqual(['p3', 'p4']);
+    expect(stacks(after!)).toEqual({ p0: 1_000, p3: 1_001, p4: 1_001 });
+    expect(player(after!, 'p0').lastChipUpdate).toBe(player(room, 'p0').lastChipUpdate);
+  });
+
   it('the odd cent goes to the first winner left of the dealer, wherever the button is', () => {
     // Hand 1, dealer p0: p0 and p1 put in 3 each, p2 folds its big blind of 3: pot 9.
     let room = play(

@@ -394,14 +394,17 @@ export function declareWinners(
   const allWinners: string[] = [];
   for (const { pot, winners } of plan) {
     const shares = splitPot(pot.amount, winners);
-    const paid = winners.map((id, i) => {
-      const p = edit(d, id);
+    // A pot of fewer cents than winners (dead blinds of a cent or two) leaves the last of them a share
+    // of 0: they win nothing from it, and are no winner for it (the fuzz audit of session 35).
+    const paid = winners.flatMap((id, i) => {
       const amount = shares[i] as number;
+      if (amount === 0) return [];
+      const p = edit(d, id);
       p.stack += amount;
       p.lastChipUpdate = d.now;
       if (p.stack > 0) p.isAllIn = false;
       if (!allWinners.includes(id)) allWinners.push(id);
-      return { playerId: id, name: p.name, amount };
+      return [{ playerId: id, name: p.name, amount }];
     });
     emit(d, {
       type: 'potAwarded',
