@@ -118,6 +118,21 @@ describe('arrangeSeats: the host puts the players in the order they sit', () => 
     expect(res.events).toEqual([]);
   });
 
+  it('the same order with a stranger waiting between two seats: the stranger moves behind the table', () => {
+    // p0 hosts; p1 asks to join, then p2 joins and is approved: p1 waits between p0 and p2. The host
+    // confirms the table as it is: approved later, p1 sits after it, not between two players the host
+    // placed (the engine returned the room unchanged before: the fuzz audit of session 35).
+    let room = lobby([10_000]);
+    room = run(room, 'p1', { type: 'join', name: 'P1', startingChips: 5_000 }, 2_000);
+    room = run(room, 'p2', { type: 'join', name: 'P2', startingChips: 5_000 }, 2_001);
+    room = run(room, 'p0', { type: 'approve', playerId: 'p2' });
+    const { room: out, events } = runWithEvents(room, 'p0', arrange('p0', 'p2'));
+    expect(events).toEqual([{ type: 'seatsArranged', playerIds: ['p0', 'p2'], names: ['P0', 'P2'] }]);
+    expect(order(run(out!, 'p0', { type: 'approve', playerId: 'p1' }))).toEqual(['p0', 'p2', 'p1']);
+    // Once behind the table, the same order again changes nothing.
+    expect(runWithEvents(out!, 'p0', arrange('p0', 'p2')).room).toBe(out);
+  });
+
   it('a stranger waiting for approval moves behind the table: approved, they sit after the arranged players', () => {
     // p0, p1 seated; p2 asks to join; p3 joins and is approved. The host puts p3 between p0 and p1.
     let room = lobby([10_000, 10_000]);

@@ -44,7 +44,11 @@ export function arrangeSeats(d: Draft, actorId: string, playerIds: string[]): Ou
     !playerIds.every((id) => playerById(d.players, id)?.isApproved === true)
   )
     return MSG.seatsPlayersChanged;
-  if (playerIds.every((id, i) => id === now[i])) return UNCHANGED;
+  // The same order changes nothing, unless a stranger waits between two seats (they asked before a
+  // player the host approved first): the host has confirmed the table, and they move behind it.
+  const lastSeat = (d.players[now[now.length - 1] as string] as Player).joinedAt;
+  const strangerAmongSeats = Object.values(d.players).some((p) => !p.isApproved && p.joinedAt < lastSeat);
+  if (playerIds.every((id, i) => id === now[i]) && !strangerAmongSeats) return UNCHANGED;
 
   // The seats as they are (increasing), dealt out again in the new order.
   const seats = now.map((id) => (d.players[id] as Player).joinedAt);
