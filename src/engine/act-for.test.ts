@@ -43,6 +43,18 @@ describe('actFor: only for a player away from the table (regression, session 33 
     expect(folded(run(room, 'p0', fold(['p0', 'p2']), room.lastActivity))).toBe(true);
   });
 
+  it('a stranger asking to join meanwhile does not start the 30 s again (the fuzz audit of session 35)', () => {
+    const room = p1Turn();
+    const t0 = room.lastActivity;
+    const joined = run(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, t0 + 20_000);
+    expect(refuse(joined, 'p0', fold(['p0', 'p1', 'p2']), t0 + ACT_FOR_AFTER_MS - 1)).toBe(
+      'P1 is at the table and can act. Nothing was done.',
+    );
+    expect(player(run(joined, 'p0', fold(['p0', 'p1', 'p2']), t0 + ACT_FOR_AFTER_MS), 'p1').hasFolded).toBe(
+      true,
+    );
+  });
+
   it('sitting out does not make a connected player away: the host sat p1 out, then folded at once (the review)', () => {
     const room = p1Turn();
     const sat = run(room, 'p0', { type: 'sitOut', away: true, playerId: 'p1' }, room.lastActivity + 1);

@@ -6,7 +6,7 @@ import { ACT_FOR_AFTER_MS } from './host';
 import type { Outcome } from './lobby';
 import { actForTooSoon, MSG, maxEffectiveBet, minimumRaise, notEnoughChips } from './messages';
 import { potTotal } from './pots';
-import { seatIds } from './room';
+import { seatIds, tableActivity } from './room';
 import { canAct, inHand, needsToAct, nextSeat } from './seats';
 import type {
   ActionType,
@@ -252,7 +252,7 @@ export function actFor(
   // presence), or their turn waited ACT_FOR_AFTER_MS. The session-33 security audit: checked on the
   // phones only, a host folded a connected player the instant the turn reached them and took the pot.
   // Sitting out does not count: the host can sit anyone out (its review: sit out, then fold at once).
-  if (online?.includes(playerId) && d.now - d.base.lastActivity < ACT_FOR_AFTER_MS)
+  if (online?.includes(playerId) && d.now - tableActivity(d.base) < ACT_FOR_AFTER_MS)
     return actForTooSoon(p.name);
   const error = act(d, playerId, action === 'FOLD' ? 'FOLD' : 'CALL', undefined);
   if (error !== null) return error;

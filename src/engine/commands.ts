@@ -5,7 +5,7 @@
  */
 import { act, actFor } from './betting';
 import { leave, remove } from './departure';
-import { type Draft, openDraft } from './draft';
+import { type Draft, openDraft, playerById } from './draft';
 import { advanceStage, declareWinners, newHand, progress, startGame } from './hand';
 import { claimHost, makeHost } from './host';
 import { approve, join, type Outcome, type UNCHANGED, updateSettings } from './lobby';
@@ -13,6 +13,7 @@ import { appendLog } from './log';
 import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
+import { tableActivity } from './room';
 import { arrangeSeats, sitOut } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
@@ -68,6 +69,17 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
   }
 }
 
+/**
+ * Whether `command` is a stranger's own business: asking to join, or leaving while still waiting for
+ * approval. It changes the room (lastActivity) but nothing at the table (tableActivity).
+ */
+function byStranger(room: Room, actorId: string, command: Command): boolean {
+  if (command.type === 'join') return true;
+  if (command.type !== 'leave') return false;
+  const p = playerById(room.players, actorId);
+  return p !== undefined && !p.isApproved;
+}
+
 function unknownCommand(_command: never): string {
   return MSG.unknownCommand;
 }
@@ -88,6 +100,7 @@ export function applyCommand(room: Room, actorId: string, command: Command, now:
   autoEnd(d);
   const out = d.room;
   out.lastActivity = now;
+  out.tableActivity = byStranger(room, actorId, command) ? tableActivity(room) : now;
   const undoPoint = nextUndoPoint(d, room, actorId, command);
   // Rooms that never had an undo point (stored before undo existed, or only a lobby so far) keep no key.
   if (undoPoint !== null || out.undo != null) out.undo = undoPoint;

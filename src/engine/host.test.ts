@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOST_AWAY_MS } from './host';
 import { MSG } from './messages';
+import { tableActivity } from './room';
 import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
 import type { Command, Room } from './types';
 
@@ -110,7 +111,7 @@ describe('claimHost: a player at the table takes over when the table has waited 
 
   it('refuses a millisecond early, the host, a stranger waiting, someone not in the room, the lobby and an ended game', () => {
     const room = run(stuck(), 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, 2_000);
-    const at = room.lastActivity + HOST_AWAY_MS;
+    const at = tableActivity(room) + HOST_AWAY_MS;
     expect(refuse(room, 'p1', { type: 'claimHost' }, at - 1)).toBe(MSG.hostNotAway);
     expect(refuse(room, 'p0', { type: 'claimHost' }, at)).toBe(MSG.alreadyHost);
     expect(refuse(room, 'zed', { type: 'claimHost' }, at)).toBe(MSG.notInGame);
@@ -132,17 +133,25 @@ describe('claimHost: a player at the table takes over when the table has waited 
     expect(hosts(out)).toEqual(['p1']);
   });
 
-  it('any accepted command starts the wait again, a stranger asking to join included', () => {
+  it('any command at the table starts the wait again; a stranger asking to join and leaving again does not', () => {
+    // A stranger with the room code joining and leaving every minute kept the host's "away" from ever
+    // coming (the fuzz audit of session 35): their commands change the room, not the table.
     const room = stuck();
-    const later = run(
-      room,
-      'zed',
-      { type: 'join', name: 'Zed', startingChips: 5_000 },
-      room.lastActivity + 60_000,
-    );
-    expect(refuse(later, 'p1', { type: 'claimHost' }, room.lastActivity + HOST_AWAY_MS)).toBe(
-      MSG.hostNotAway,
-    );
-    expect(run(later, 'p1', { type: 'claimHost' }, later.lastActivity + HOST_AWAY_MS).hostId).toBe('p1');
+    const t0 = room.lastActivity;
+    let later = run(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, t0 + 60_000);
+    later = run(later, 'zed', { type: 'leave' }, t0 + 120_000);
+    later = run(later, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, t0 + 170_000);
+    expect(later.lastActivity).toBe(t0 + 170_000);
+    expect(tableActivity(later)).toBe(t0);
+    expect(refuse(later, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS - 1)).toBe(MSG.hostNotAway);
+    expect(run(later, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS).hostId).toBe('p1');
+    // The host denying them is the host at the table: the wait starts again.
+    const denied = run(later, 'p0', { type: 'remove', playerId: 'zed' }, t0 + 175_000);
+    expect(tableActivity(denied)).toBe(t0 + 175_000);
+    expect(refuse(denied, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS)).toBe(MSG.hostNotAway);
+    // A room stored before tableActivity: its lastActivity stands in.
+    const { tableActivity: _none, ...stored } = room;
+    expect(refuse(stored, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS - 1)).toBe(MSG.hostNotAway);
+    expect(run(stored, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS).hostId).toBe('p1');
   });
 });

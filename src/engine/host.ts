@@ -21,6 +21,7 @@
 import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
 import { MSG } from './messages';
+import { tableActivity } from './room';
 
 /** How long the table must go without a command before a player may take over as host (3 minutes). */
 export const HOST_AWAY_MS = 180_000;
@@ -55,7 +56,7 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   const me = playerById(d.players, actorId);
   if (me === undefined || !me.isApproved) return MSG.notInGame;
   if (actorId === d.room.hostId) return MSG.alreadyHost;
-  if (d.now - d.base.lastActivity < HOST_AWAY_MS) return MSG.hostNotAway;
+  if (d.now - tableActivity(d.base) < HOST_AWAY_MS) return MSG.hostNotAway;
   if (online?.includes(d.room.hostId)) return MSG.hostStillHere;
   handOver(d, d.room.hostId, actorId, true);
   return null;

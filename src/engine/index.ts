@@ -21,6 +21,7 @@ export {
   MIN_STARTING_CHIPS,
   nameKey,
   seatOrder,
+  tableActivity,
 } from './room';
 export { dealtIn, inHand } from './seats';
 export { settle } from './settlement';

@@ -9,6 +9,7 @@ import { facingOf, raiseLimits } from './betting';
 import { applyCommand } from './commands';
 import { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from './host';
 import { checkPots, checkSettlement, checkTransition } from './reference-model';
+import { tableActivity } from './room';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
 import type { ActionType, Command, CommandResult, Room } from './types';
@@ -471,7 +472,7 @@ function checkActFor(
               owed !== (command.action === 'FOLD')
             ? 'The table has moved on since. Nothing was done.'
             : // Only for a player away: phone not connected, or the turn waited ACT_FOR_AFTER_MS.
-              command.online?.includes(command.playerId) && now - before.lastActivity < ACT_FOR_AFTER_MS
+              command.online?.includes(command.playerId) && now - tableActivity(before) < ACT_FOR_AFTER_MS
               ? `${target.name} is at the table and can act. Nothing was done.`
               : null;
   check(res.ok === (want === null), `actFor: ok ${res.ok}, model ${want}`);
@@ -626,10 +627,16 @@ describe('engine properties', () => {
         let mark: UndoMark | null = null;
         for (const it of intents) {
           const { actor, command } = toCommand(room, it);
-          // A player taking over as host: the table has waited (or not quite) since the last command.
+          // A player taking over as host: the table has waited (or not quite) since its last command.
           if (it.kind === 'claimHost' || it.kind === 'actFor')
-            now = Math.max(now, room.lastActivity + it.wait);
+            now = Math.max(now, tableActivity(room) + it.wait);
           const before = JSON.stringify(room);
+          // A stranger's own commands (a join; a leave while waiting) are no activity at the table.
+          const stranger =
+            command.type === 'join' ||
+            (command.type === 'leave' &&
+              Object.hasOwn(room.players, actor) &&
+              !room.players[actor]?.isApproved);
           const res = applyCommand(room, actor, command, now);
           check(JSON.stringify(room) === before, `${command.type} mutated its input`);
           checkTransition(room, actor, command, res, now);
@@ -643,6 +650,8 @@ describe('engine properties', () => {
           mark = nextMark(mark, room, actor, command, res.room);
           room = deepFreeze(res.room);
           if (res.events.length > 0) check(room.lastActivity === now, 'lastActivity not stamped');
+          if (res.events.length > 0)
+            check((tableActivity(room) === now) !== stranger, `tableActivity after ${command.type}`);
           checkInvariants(room);
           now += 7;
         }

@@ -502,7 +502,7 @@ export function checkTransition(
         me !== undefined &&
         me.isApproved &&
         actor !== before.hostId &&
-        now - before.lastActivity >= HOST_AWAY_MS &&
+        now - (before.tableActivity ?? before.lastActivity) >= HOST_AWAY_MS &&
         // Not from a host whose phone the server sees connected.
         !(command.online?.includes(before.hostId) ?? false);
       check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);

@@ -173,6 +173,16 @@ export function isInRoom(room: Room, playerId: string): boolean {
 }
 
 /**
+ * When anything last happened at the table (Room.tableActivity; lastActivity for a room stored before
+ * it). A stranger with the room code asking to join and leaving again every minute kept lastActivity
+ * fresh, so the host's "away" never came and a connected player's turn never waited long enough for
+ * the host to fold for them (the fuzz audit of session 35; undo.ts closed the same way in for the undo).
+ */
+export function tableActivity(room: Room): number {
+  return room.tableActivity ?? room.lastActivity;
+}
+
+/**
  * Whether `playerId` left or was removed while the game was on: they have a ledger entry, and the
  * settlement names them. Such a player may see the results once the game has ended (the server's
  * resume), though they are no longer in the room.

@@ -167,7 +167,15 @@ export interface Room {
   roomCode: string;
   hostId: string;
   createdAt: number;
+  /** When the room last changed (the spec's idle time: cleanup). */
   lastActivity: number;
+  /**
+   * When anything last happened at the table: as lastActivity, except that a stranger asking to join,
+   * or leaving while still waiting, does not count. The host's "away" (claimHost) and a turn's wait
+   * before the host may act for the player (actFor) are measured from it (tableActivity in room.ts).
+   * Absent in rooms stored before session 35: lastActivity stands in.
+   */
+  tableActivity?: number;
   status: RoomStatus;
   settings: Settings;
   /** Keyed by player id. Seat order is by joinedAt. */

@@ -83,6 +83,17 @@ describe('Table: the host checks or folds for a player who is away', () => {
     expect(offered(/^Check for Cal$/)).not.toBeNull();
   });
 
+  it('a stranger asking to join meanwhile does not start the 30 s again, as the server has it (session 35)', () => {
+    vi.useFakeTimers();
+    const room = bensTurn();
+    const { rerender } = show(room, 'ana');
+    later(ACT_FOR_AFTER_MS - 1_000);
+    rerender(step(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }));
+    expect(offered()).toBeNull();
+    later(1_000);
+    expect(offered(/^Fold for Ben$/)).not.toBeNull();
+  });
+
   it('a connected player sitting out waits the 30 s too, as the server has it (the session-33 review)', () => {
     vi.useFakeTimers();
     show(step(bensTurn(), 'ana', { type: 'sitOut', away: true, playerId: 'ben' }), 'ana');

@@ -1,4 +1,4 @@
-import { ACT_FOR_AFTER_MS, callAmount, formatCents } from '../../engine';
+import { ACT_FOR_AFTER_MS, callAmount, formatCents, tableActivity } from '../../engine';
 import type { Room } from '../../engine/types';
 import type { RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -44,7 +44,8 @@ export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
   const gs = room.gameState;
   const turnId = room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN' ? gs.currentTurnPlayerId : null;
   const player = turnId !== null && turnId !== me ? room.players[turnId] : undefined;
-  const moment = player ? `${player.id}:${room.nextEventSeq}` : null;
+  // The table's last move, as the engine counts it (tableActivity: a stranger asking to join is none).
+  const moment = player ? `${player.id}:${tableActivity(room)}` : null;
   const waited = useWaited(moment, ACT_FOR_AFTER_MS);
   const { asked, ask, markSent, close } = useTableQuestion<Asked>(
     (q) => q.moment === moment,

@@ -60,21 +60,28 @@ describe("Table: a player takes over as host when the host's phone is away", () 
     expect(offered()).toBeNull();
   });
 
-  it('anything happening at the table, or the host coming back, starts the wait again', () => {
+  it('anything happening at the table, or the host coming back, starts the wait again; a stranger asking to join does not', () => {
     const room = waitingOnHost();
     const { rerender } = show(room, 'ben', ['ana']);
     later(HOST_AWAY_MS - 1_000);
-    // A stranger asks to join: the table is not idle.
+    // A stranger asks to join: nothing happened at the table (the engine's tableActivity, which
+    // claimHost counts from), so the wait goes on (session 35; it started again before).
     const joined = step(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 });
     rerender(joined);
+    later(1_000);
+    expect(offered()).not.toBeNull();
+    // Cal sits out from the next hand: the table is not idle, the wait starts again.
+    const satOut = step(joined, 'cal', { type: 'sitOut', away: true });
+    rerender(satOut);
+    expect(offered()).toBeNull();
     later(HOST_AWAY_MS - 1_000);
     expect(offered()).toBeNull();
     later(1_000);
     expect(offered()).not.toBeNull();
     // The host's phone is back: gone at once, and it waits again from the next time it goes.
-    rerender(joined, []);
+    rerender(satOut, []);
     expect(offered()).toBeNull();
-    rerender(joined, ['ana']);
+    rerender(satOut, ['ana']);
     later(HOST_AWAY_MS - 1);
     expect(offered()).toBeNull();
   });

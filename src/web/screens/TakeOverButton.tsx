@@ -1,4 +1,4 @@
-import { HOST_AWAY_MS } from '../../engine';
+import { HOST_AWAY_MS, tableActivity } from '../../engine';
 import type { Room } from '../../engine/types';
 import type { RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -36,7 +36,8 @@ export function TakeOverButton({ room, presence, me, send }: TakeOverButtonProps
     me !== room.hostId &&
     host !== undefined &&
     presence[room.hostId] !== true;
-  const moment = stuck ? `${room.hostId}:${room.nextEventSeq}` : null;
+  // The table's last move, as the engine counts it (tableActivity: a stranger asking to join is none).
+  const moment = stuck ? `${room.hostId}:${tableActivity(room)}` : null;
   const waited = useWaited(moment, HOST_AWAY_MS);
   const { asked, ask, markSent, close } = useTableQuestion<{ moment: string; from: number; host: string }>(
     (q) => q.moment === moment,
