@@ -1,6 +1,7 @@
 import { formatCents, STAGE_NAMES } from '../../engine';
 import type { GameEvent, LoggedEvent } from '../../engine/types';
 import { log as t } from '../room-texts';
+import { withIsolatedNames } from './bidi';
 
 /**
  * What a command did, by its first event `first`, logged at `seq`: that event's line, or for an award of
@@ -25,7 +26,9 @@ export function describeCommand(first: GameEvent, seq: number, log: readonly Log
  * One line of the hand log for an engine event ("Ana raises to $6.00", "Pot $14.00 to Ben"), or null
  * to skip. An undo's line names what its command did, read from `log` when given (describeCommand).
  */
-export function describeEvent(e: GameEvent, log: readonly LoggedEvent[] = []): string | null {
+export function describeEvent(event: GameEvent, log: readonly LoggedEvent[] = []): string | null {
+  // Names inside a line of text keep their order with the amounts beside them (bidi.ts).
+  const e = withIsolatedNames(event);
   switch (e.type) {
     case 'playerJoined':
       return t.joined(e.name, formatCents(e.startingChips));

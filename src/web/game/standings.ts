@@ -1,6 +1,7 @@
 import { formatCents, nameKey, settle } from '../../engine';
 import type { Room, Settlement } from '../../engine/types';
 import { gameOver as t } from '../room-texts';
+import { isolate } from './bidi';
 import { approvedPlayers } from './view';
 
 /** The game over's results, computed from the ended room: the rankings, the headline, the settlements. */
@@ -93,14 +94,14 @@ export function resultsText(room: Room, ranking: Standing[]): string {
     `${t.settlements}:`,
     ...(settlements.length === 0
       ? [t.noSettlements]
-      : settlements.map((s) => `${s.from}${t.owes}${s.to} ${formatCents(s.amount)}`)),
+      : settlements.map((s) => `${isolate(s.from)}${t.owes}${isolate(s.to)} ${formatCents(s.amount)}`)),
     '',
     `${t.rankings}:`,
     // As the screen's rankings: "(left)" or "(removed)" after everyone gone, whether or not a name is shared.
     ...ranking.map((s, i) =>
       t.shareRanking(
         i + 1,
-        `${s.name}${s.goneTag ? ` ${s.goneTag}` : ''}`,
+        `${isolate(s.name)}${s.goneTag ? ` ${s.goneTag}` : ''}`,
         signed(s.netResult),
         formatCents(s.finalChips),
       ),

@@ -4,6 +4,7 @@ import type { Room } from '../../engine/types';
 import { MAX_AMOUNT_CENTS } from '../../shared/limits';
 import { centsOrNull, Field, FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
+import { isolate } from '../game/bidi';
 import { approvedPlayers } from '../game/view';
 import type { SendCommand } from '../net/use-room';
 import { rebuy as t } from '../room-texts';
@@ -62,7 +63,7 @@ export function RebuyModal({ room, send, onClose }: Props) {
             {/* With each stack: who is bust, or short, shows in the list itself. */}
             {players.map((p) => (
               <option key={p.id} value={p.id}>
-                {t.option(p.name, formatCents(p.stack))}
+                {t.option(isolate(p.name), formatCents(p.stack))}
               </option>
             ))}
           </select>
