@@ -1,6 +1,6 @@
 /**
  * Reflow on phones the other suites do not size (e2e/README.md): every screen and dialog at
- * 320×568 (small phone), 320×460 (the same in Safari with its bars shown), 640×360 and 568×320 (turned sideways), 360×640 with the browser's text size
+ * 320×568 (small phone), 320×460 (the same in Safari with its bars shown), 640×360 and 568×320 (turned sideways), 360×640 and 320×568 with the browser's text size
  * at 200% (Chromium's default font size setting, through DevTools' Page.setFontSizes: 16 px → 32 px),
  * and 180×320 at device scale 2 (a 360 px phone zoomed to 200%). Three 20-character names told apart by
  * their last letter, $9,999.99 buy-ins. On each: the page never scrolls sideways and nothing sits past
@@ -30,6 +30,8 @@ const SIZES: Record<string, Size> = {
   landscape: { width: 640, height: 360, text: 16 },
   'small-landscape': { width: 568, height: 320, text: 16 },
   'large-text': { width: 360, height: 640, text: 32 },
+  // The smallest phone with the text at 200% (the layout stress review of session 35).
+  'small-large-text': { width: 320, height: 568, text: 32 },
   'zoom-200': { width: 180, height: 320, text: 16 },
 };
 
