@@ -165,6 +165,20 @@ describe('useSearchParams: the join link', () => {
     expect(window.history.length).toBe(before + 1);
   });
 
+  it('a join link whose path has a doubled slash (https://host//?join=…) clears its code like any other', () => {
+    // new URL('//', …) is another host: the router threw 'Invalid URL' (the review of session 35).
+    window.history.replaceState(null, '', `${window.location.origin}//?join=NEWCO`);
+    render(
+      <BrowserRouter>
+        <JoinParam />
+      </BrowserRouter>,
+    );
+    expect(screen.getByTestId('join').textContent).toBe('NEWCO');
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(screen.getByTestId('join').textContent).toBe('none');
+    expect(window.location.pathname + window.location.search).toBe('/');
+  });
+
   it('keeps the same parameters object while the query is the same (effects that depend on it run once)', () => {
     seen.length = 0;
     const { rerender } = render(

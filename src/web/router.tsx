@@ -40,9 +40,12 @@ function useRouter(): RouterValue {
   return router;
 }
 
+/** Leading slashes as one: `//` at the start of a URL is another host ("//?join=…" threw 'Invalid URL'). */
+const oneLeadingSlash = (path: string) => path.replace(/^\/{2,}/, '/');
+
 /** `to` resolved against `from`: a path, a query or both (the app's links are all same-origin). */
 function resolve(to: string, from: AppLocation): AppLocation & { hash: string } {
-  const url = new URL(to, `http://app${from.pathname}${from.search}`);
+  const url = new URL(oneLeadingSlash(to), `http://app${oneLeadingSlash(from.pathname)}${from.search}`);
   return { pathname: url.pathname, search: url.search, hash: url.hash };
 }
 

@@ -28,8 +28,7 @@ const DECIMAL_COMMA = /^\d*,\d{0,2}$/;
  * or three decimals) and "1,000.50" stay as typed, for the field to refuse.
  */
 export function withDecimalPoint(text: string): string {
-  const cleaned = text.replace(/[$\s]/g, '');
-  return DECIMAL_COMMA.test(cleaned) ? cleaned.replace(',', '.') : text;
+  return DECIMAL_COMMA.test(text.replace(/[$\s]/g, '')) ? text.replace(',', '.') : text;
 }
 
 /**

@@ -208,6 +208,10 @@ describe('Lobby', () => {
     fireEvent.change(big, { target: { value: '1,250' } });
     await act(async () => save());
     expect(within(dialog).getByRole('alert').textContent).toBe('Invalid dollar amount: 1,250');
+    // A comma alone is refused, named as typed (not as the point it was read as).
+    fireEvent.change(big, { target: { value: ',' } });
+    await act(async () => save());
+    expect(within(dialog).getByRole('alert').textContent).toBe('Invalid dollar amount: ,');
     expect(send).not.toHaveBeenCalled();
     // Typing again takes the refusal away.
     fireEvent.change(big, { target: { value: '1,25' } });

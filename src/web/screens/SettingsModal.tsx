@@ -19,6 +19,19 @@ interface Props {
   title?: string;
 }
 
+/**
+ * A blind as typed, in cents, a decimal comma read as the point (withDecimalPoint). When it is refused,
+ * the message names what was typed ("Invalid dollar amount: 1,250"), not the text with its comma turned
+ * into a point: a text with a comma is refused by dollarsToCents, so asking again with it throws that.
+ */
+function blindCents(typed: string): number {
+  try {
+    return dollarsToCents(withDecimalPoint(typed));
+  } catch {
+    return dollarsToCents(typed);
+  }
+}
+
 /** "Game Settings" (host): small and big blind in dollars, from the lobby or the table (TableFoot.tsx). */
 export function SettingsModal({ settings, send, onClose, note, title = t.title }: Props) {
   // What the host typed; a field not typed in shows the room's blind as it is now, so blinds saved
@@ -39,8 +52,8 @@ export function SettingsModal({ settings, send, onClose, note, title = t.title }
     let smallBlind: number;
     let bigBlind: number;
     try {
-      smallBlind = dollarsToCents(withDecimalPoint(small));
-      bigBlind = dollarsToCents(withDecimalPoint(big));
+      smallBlind = blindCents(small);
+      bigBlind = blindCents(big);
     } catch (err) {
       setError(err instanceof Error ? err.message : t.errorMissing);
       return;
