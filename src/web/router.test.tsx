@@ -146,19 +146,24 @@ function Probe({ n }: { n: number }) {
   return <p>{n}</p>;
 }
 
+/** The page as it is opened from a join link for NEWCO: the code is read, then cleared to `/`. */
+function openAndClearJoinLink() {
+  render(
+    <BrowserRouter>
+      <JoinParam />
+    </BrowserRouter>,
+  );
+  expect(screen.getByTestId('join').textContent).toBe('NEWCO');
+  fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+  expect(screen.getByTestId('join').textContent).toBe('none');
+  expect(window.location.pathname + window.location.search).toBe('/');
+}
+
 describe('useSearchParams: the join link', () => {
   it('reads the parameter, and clears it without a history entry', () => {
     window.history.replaceState(null, '', '/?join=NEWCO');
     const before = window.history.length;
-    render(
-      <BrowserRouter>
-        <JoinParam />
-      </BrowserRouter>,
-    );
-    expect(screen.getByTestId('join').textContent).toBe('NEWCO');
-    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
-    expect(screen.getByTestId('join').textContent).toBe('none');
-    expect(window.location.pathname + window.location.search).toBe('/');
+    openAndClearJoinLink();
     expect(window.history.length).toBe(before);
     fireEvent.click(screen.getByRole('button', { name: 'Set' }));
     expect(window.location.search).toBe('?join=ABCDE');
@@ -168,15 +173,7 @@ describe('useSearchParams: the join link', () => {
   it('a join link whose path has a doubled slash (https://host//?join=…) clears its code like any other', () => {
     // new URL('//', …) is another host: the router threw 'Invalid URL' (the review of session 35).
     window.history.replaceState(null, '', `${window.location.origin}//?join=NEWCO`);
-    render(
-      <BrowserRouter>
-        <JoinParam />
-      </BrowserRouter>,
-    );
-    expect(screen.getByTestId('join').textContent).toBe('NEWCO');
-    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
-    expect(screen.getByTestId('join').textContent).toBe('none');
-    expect(window.location.pathname + window.location.search).toBe('/');
+    openAndClearJoinLink();
   });
 
   it('keeps the same parameters object while the query is the same (effects that depend on it run once)', () => {
