@@ -89,6 +89,12 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(dialog(page, 'Declare Winner'), 'Award Pot').click();
   await expectVisible(page.getByText("You're Chipless!"));
   await visit(host, 'table-host-chipless');
+  // The hand log open, its lines holding the night's longest amounts ("Pot $19,999.98 to …").
+  await page.getByText('Hand log').click();
+  await expectVisible(page.locator('.hand-log li').first());
+  await visit(host, 'hand-log');
+  await page.getByText('Hand log').click();
+  await expectHidden(page.locator('.hand-log li').first());
   await button(page, 'Arrange Seats').click();
   await visit(host, 'seats-between-hands');
   await page.keyboard.press('Escape');

@@ -279,6 +279,16 @@ describe('Table', () => {
     const lines = Array.from(document.querySelectorAll('.hand-log li')).map((li) => li.textContent);
     // The odd cent to the first winner left of the dealer (Ana deals: Cal).
     expect(lines).toContain('Pot $100.01 to Cal $50.01, Ana $50.00');
+    // Each amount in a span that never breaks inside (styles.css .nowrap; e2e/reflow.test.ts), the
+    // words around them plain text.
+    const pot = Array.from(document.querySelectorAll('.hand-log li')).find((li) =>
+      li.textContent.startsWith('Pot $100.01'),
+    )!;
+    expect(Array.from(pot.querySelectorAll('.nowrap')).map((s) => s.textContent)).toEqual([
+      '$100.01',
+      '$50.01',
+      '$50.00',
+    ]);
   });
 
   it('all-in showdown: "All Players All-In" banner, one pot, winners picked together', async () => {
