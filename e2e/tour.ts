@@ -112,6 +112,9 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(dialog(page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
   await expectVisible(page.locator('.settlements li'));
   await visit(host, 'game-over');
+  await button(page, 'Back to Home').click();
+  await visit(host, 'game-over-leave');
+  await page.keyboard.press('Escape');
   await page.goto('/about');
   await expectVisible(page.getByRole('heading', { level: 1 }));
   await visit(host, 'about');
