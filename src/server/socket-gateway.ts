@@ -1,22 +1,20 @@
 /**
- * The Socket.IO side: identity on connection, boundary checks on every incoming message (known event,
- * size, schema, rate limit), the four handlers and presence, over the Rooms port (rooms.ts: the room
- * service on this thread or on the room thread). Rules live in the engine and ordering in the rooms'
- * queues; this file only translates.
+ * The Socket.IO side: identity on connection, the four handlers and presence, over the Rooms port
+ * (rooms.ts: the room service on this thread or on the room thread). What a message passes first (a
+ * known event, its size, its schema, the rate limits) is gateway-admission.ts. Rules live in the engine
+ * and ordering in the rooms' queues; this file only translates.
  *
  * Socket.IO rooms: a room code (5 chars) holds the sockets watching that room; `p:<playerId>` holds
  * every socket of one player (to tell them they were removed). Both work across processes through
  * whichever adapter the Server has (in-memory by default, Redis in scale-out).
  */
 import type { Server, Socket } from 'socket.io';
-import type { z } from 'zod';
 import { type Command, entryError } from '../engine';
-import { MAX_MESSAGE_BYTES, ROOM_CODE_LENGTH } from '../shared/limits';
+import { ROOM_CODE_LENGTH } from '../shared/limits';
 import {
   type Ack,
   type ClientToServerEvents,
   GAME_STILL_GOING,
-  INVALID_REQUEST,
   JOIN_ROOM_NOT_FOUND,
   type ServerToClientEvents,
   TOO_MANY_REQUESTS,
@@ -24,11 +22,12 @@ import {
 import { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from '../shared/schemas';
 import { type Broadcaster, playerRoom } from './broadcaster';
 import type { Config } from './config';
+import { createAdmission } from './gateway-admission';
 import type { Identity } from './identity';
 import type { Logger } from './logger';
 import { presenceThrottle } from './presence-throttle';
-import { clientIp, KeyedRateLimiter, TokenBucket } from './rate-limit';
-import { ROOM_NOT_FOUND, SOMETHING_WENT_WRONG } from './room-service';
+import { clientIp, TokenBucket } from './rate-limit';
+import { ROOM_NOT_FOUND } from './room-service';
 import type { OutgoingSnapshot, Rooms, RoomView } from './rooms';
 
 /** Per-socket state (socket.data). */
@@ -47,12 +46,16 @@ export type ChiplessServer = Server<
   Record<string, never>,
   SocketData
 >;
-type ChiplessSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type ChiplessSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
 
 export { TOO_MANY_REQUESTS };
 export const NOT_IN_ROOM = 'You are not in this room';
 
-const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command']);
 const ROOM_CODE = new RegExp(`^[A-Z0-9]{${ROOM_CODE_LENGTH}}$`);
 /** True for Socket.IO room names that are room codes (not socket ids or player rooms). */
 export function isRoomCode(name: string): boolean {
@@ -69,21 +72,6 @@ export const MAX_ROOMS_PER_SOCKET = 4;
 /** A room's phones are told of presence changes at most this often (presence-throttle.ts). */
 export const PRESENCE_TOLD_EVERY_MS = 1_000;
 
-/** JSON size of a message's arguments (the ack function excluded); Infinity when it cannot be measured. */
-function messageBytes(args: unknown[]): number {
-  try {
-    const json = JSON.stringify(args.filter((a) => typeof a !== 'function'));
-    return json === undefined ? 0 : Buffer.byteLength(json);
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
-}
-
-function ackOf(args: unknown[]): ((res: unknown) => void) | undefined {
-  const last = args[args.length - 1];
-  return typeof last === 'function' ? (last as (res: unknown) => void) : undefined;
-}
-
 export interface GatewayDeps {
   io: ChiplessServer;
   rooms: Rooms;
@@ -97,37 +85,21 @@ export interface GatewayDeps {
 /** Wires identity, boundary checks and handlers onto every connection. Returns a stop function. */
 export function attachGateway(deps: GatewayDeps): () => void {
   const { io, rooms, identity, config, logger, now, broadcaster } = deps;
-  const joinsPerIp = new KeyedRateLimiter(config.joinRatePerIpPerMin / 60, config.joinRatePerIpPerMin);
-  const missesPerIp = new KeyedRateLimiter(config.failedLookupRatePerMin / 60, config.failedLookupRatePerMin);
-  // Commands (and malformed messages) per player, across every socket of theirs on this process: per
-  // socket, a player's budget grew with each tab or connection opened with their token (session 33's
-  // audit). A connection without a token is a player of its own, limited as such.
-  const commandsPerPlayer = new KeyedRateLimiter(config.commandRatePerSec, config.commandBurst);
+  // The boundary checks and rate limits every message passes first (gateway-admission.ts).
+  const admission = createAdmission(config, logger, now);
+  const { takeJoin, takeCommand, takeMiss, listenerFor } = admission;
   // Presence changes told to a room at most once a second, the last one always (presence-throttle.ts).
   const presenceTold = presenceThrottle(
     PRESENCE_TOLD_EVERY_MS,
     (roomCode) => void rooms.broadcastCurrent(roomCode),
   );
-  const sweep = setInterval(() => {
-    const t = now();
-    presenceTold.sweep();
-    joinsPerIp.sweep(t);
-    missesPerIp.sweep(t);
-    commandsPerPlayer.sweep(t);
-  }, 60_000);
+  const sweep = setInterval(() => presenceTold.sweep(), 60_000);
   sweep.unref();
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
   // once every process knows (presence.ts).
   // Not through the presence throttle: settles are already one per room per 300 ms at most on each
   // process (presence.ts scheduleSettle), and their timing is what corrects a process's stale news.
   const stopSettling = broadcaster.presence.onSettle((roomCode) => void rooms.broadcastCurrent(roomCode));
-
-  /**
-   * Charges a lookup that found no room, or a room without the sender, to the sender's IP: its answer
-   * tells whether the code exists, and one IP may hold many connections. False when the IP has no
-   * tokens left: the lookup is then refused like any other, room or no room. Members never get here.
-   */
-  const takeMiss = (socket: ChiplessSocket) => missesPerIp.take(socket.data.ip, now());
 
   /** After a socket of `playerId` left `roomCode`: if none of theirs is left there, everyone sees them offline. */
   const refreshPresence = (roomCode: string, playerId: string) => {
@@ -278,58 +250,6 @@ export function attachGateway(deps: GatewayDeps): () => void {
     return { ok: true, data: await rooms.snapshotOf(outcome.view, 'whole') };
   };
 
-  const takeJoin = (socket: ChiplessSocket) => {
-    const t = now();
-    // Both buckets are charged: a connection cannot hide behind a busy IP or the other way round.
-    const perConnection = socket.data.joins.take(t);
-    const perIp = joinsPerIp.take(socket.data.ip, t);
-    return perConnection && perIp;
-  };
-  const takeCommand = (socket: ChiplessSocket) => commandsPerPlayer.take(socket.data.playerId, now());
-
-  /** Answers a message through its ack function, if it came with one; a throwing ack is logged. */
-  const answer = (ack: ((res: unknown) => void) | undefined, event: string, res: Ack<unknown>) => {
-    try {
-      ack?.(res);
-    } catch (err) {
-      logger.warn({ err, event }, 'ack failed');
-    }
-  };
-
-  /**
-   * The listener of one event, shared by every socket (EventEmitter calls it with the socket as
-   * `this`): rate limit, schema, handler, ack. Never throws: a failing handler is logged and answered
-   * 'Something went wrong'. Without an ack function the answer is dropped.
-   *
-   * Shared rather than made per socket: at 6,000 sockets, a listener closure per event and socket held
-   * ~2.5 KB a socket (tsx names every named closure with Object.defineProperty, which gives each its
-   * own dictionary of properties): ~12 MB and ~117K objects every major GC marked (bench/README.md,
-   * session 9).
-   */
-  function listenerFor<S extends z.ZodType, T>(
-    event: keyof ClientToServerEvents,
-    schema: S,
-    limit: (socket: ChiplessSocket, req: z.output<S>) => boolean,
-    handler: (socket: ChiplessSocket, req: z.output<S>) => Promise<Ack<T>>,
-  ): (this: ChiplessSocket, ...args: unknown[]) => Promise<void> {
-    return async function (this: ChiplessSocket, ...args: unknown[]) {
-      const ack = ackOf(args);
-      try {
-        const parsed = schema.safeParse(args[0]);
-        if (!parsed.success) {
-          // Count invalid messages too, so a flood of garbage is throttled like anything else.
-          if (!takeCommand(this)) return answer(ack, event, { ok: false, error: TOO_MANY_REQUESTS });
-          return answer(ack, event, { ok: false, error: INVALID_REQUEST });
-        }
-        if (!limit(this, parsed.data)) return answer(ack, event, { ok: false, error: TOO_MANY_REQUESTS });
-        answer(ack, event, await handler(this, parsed.data));
-      } catch (err) {
-        logger.error({ err, event, actor: this.data.playerId }, 'handler failed');
-        answer(ack, event, { ok: false, error: SOMETHING_WENT_WRONG });
-      }
-    };
-  }
-
   const onCreateRoom = listenerFor('createRoom', createRoomSchema, takeJoin, async (socket, req) => {
     const created = await rooms.createRoom(socket.data.playerId, req.commandId, req.name, req.startingChips);
     if (!created.ok) return created;
@@ -385,21 +305,6 @@ export function attachGateway(deps: GatewayDeps): () => void {
     },
   );
 
-  /** Boundary: unknown events and oversized messages never reach a listener. */
-  const checkBoundary = (socket: ChiplessSocket, packet: unknown[], next: (err?: Error) => void) => {
-    const [event, ...args] = packet as [unknown, ...unknown[]];
-    if (typeof event === 'string' && EVENTS.has(event) && messageBytes(args) <= MAX_MESSAGE_BYTES) {
-      next();
-      return;
-    }
-    if (!takeCommand(socket)) return;
-    try {
-      ackOf(args)?.({ ok: false, error: INVALID_REQUEST });
-    } catch {
-      // The client's ack could not be sent; nothing else to do.
-    }
-  };
-
   // The rooms a socket was in, read while it is disconnecting (it has left them all by 'disconnect').
   function onDisconnecting(this: ChiplessSocket) {
     this.data.roomsAtDisconnect = [...this.rooms].filter(isRoomCode);
@@ -428,7 +333,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     logger.debug({ actor: credentials.playerId, resumed: known !== null }, 'connected');
 
     // The one closure per socket: Socket.IO calls middleware without the socket.
-    socket.use((packet, next) => checkBoundary(socket, packet, next));
+    socket.use((packet, next) => admission.checkBoundary(socket, packet, next));
     // The typed `on` wants each event's exact listener signature; ours take raw arguments on purpose.
     const on = socket.on as (ev: string, fn: (this: ChiplessSocket, ...args: unknown[]) => void) => void;
     on.call(socket, 'createRoom', onCreateRoom);
@@ -441,6 +346,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   return () => {
     clearInterval(sweep);
+    admission.close();
     presenceTold.close();
     stopSettling();
   };
