@@ -1,6 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { installAnnouncer } from './components/announcer';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { installTapGuard } from './components/tap-guard';
 import { startAnalytics } from './net/analytics';
@@ -9,6 +10,8 @@ import './styles.css';
 
 // The second tap of a double tap never lands on what appeared under the finger (tap-guard.ts).
 installTapGuard();
+// The live region outside #root, in the page before anything is said in it (announcer.ts).
+installAnnouncer();
 
 const root = document.getElementById('root');
 if (root) {

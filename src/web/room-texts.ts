@@ -29,6 +29,8 @@ export const lobby = {
     `${count} waiting for approval${full === null ? '' : `: all ${full} places taken`}`,
   waitingApproval: 'Waiting for Approval',
   wantsToJoin: (chips: string) => `Wants to join with ${chips} chips`,
+  /** Said to the host's screen reader when someone asks (PendingCard). */
+  asksToJoin: (name: string, chips: string) => `${name} wants to join with ${chips} chips`,
   approve: (name: string) => `Approve ${name}`,
   deny: (name: string) => `Deny ${name}`,
   remove: (name: string) => `Remove ${name}`,

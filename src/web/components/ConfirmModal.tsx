@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Ack } from '../../shared/protocol';
 import { common } from '../texts';
 import { FormError, SlowLine, useAction } from './forms';
@@ -27,12 +28,19 @@ export function ConfirmModal({
   onClose,
 }: ConfirmModalProps) {
   const { pending, error, run } = useAction();
+  const textId = useId();
   const answer = async (send: () => Promise<Ack<unknown>>) => {
     if (await run(send)) onClose();
   };
   return (
-    <Modal title={title} onClose={onClose}>
-      {text ? <p className="modal-text">{text}</p> : null}
+    // The question's text read with its title: focus opens on a button, and "Remove this player from
+    // the game?" alone never said whom (session 36's accessibility audit).
+    <Modal title={title} onClose={onClose} describedBy={text ? textId : undefined}>
+      {text ? (
+        <p className="modal-text" id={textId}>
+          {text}
+        </p>
+      ) : null}
       <FormError message={error} />
       <div className="button-stack">
         <button

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Modal } from './Modal';
+import { ConfirmModal } from './ConfirmModal';
+import { dialogOpen, Modal } from './Modal';
 
 afterEach(cleanup);
 
@@ -60,5 +61,24 @@ describe('Modal', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
     rerender(<Harness open={false} />);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Opener' }));
+  });
+
+  it("a question's text is its description, read with its title; dialogOpen says one is open", () => {
+    expect(dialogOpen()).toBe(false);
+    render(
+      <ConfirmModal
+        title="Remove this player from the game?"
+        text="Bob leaves the table. His $12.00 goes in the results."
+        confirmLabel="Remove"
+        onConfirm={async () => ({ ok: true, data: null })}
+        onClose={() => {}}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Remove this player from the game?' });
+    const described = document.getElementById(dialog.getAttribute('aria-describedby') ?? '');
+    expect(described?.textContent).toBe('Bob leaves the table. His $12.00 goes in the results.');
+    expect(dialogOpen()).toBe(true);
+    cleanup();
+    expect(dialogOpen()).toBe(false);
   });
 });

@@ -9,6 +9,11 @@ const FOCUSABLE =
 /** Open dialogs, innermost last: only the top one reacts to Escape and Tab. */
 const stack: string[] = [];
 
+/** Whether a dialog is open: the screen under it is inert then, its live regions unheard (announcer.ts). */
+export function dialogOpen(): boolean {
+  return stack.length > 0;
+}
+
 function setBackgroundInert(inert: boolean) {
   const root = document.getElementById('root');
   if (!root) return;
@@ -24,6 +29,8 @@ export interface ModalProps {
   className?: string;
   /** Hide the close button (the dialog still closes on Escape). */
   hideClose?: boolean;
+  /** The id of the text that says what the dialog is about (aria-describedby), read with its name. */
+  describedBy?: string;
 }
 
 /**
@@ -31,7 +38,7 @@ export interface ModalProps {
  * (Tab cycles), Escape and the backdrop close it, and focus returns where it was on close.
  * The first element marked data-autofocus (else the first focusable one) gets focus on open.
  */
-export function Modal({ title, onClose, children, className, hideClose }: ModalProps) {
+export function Modal({ title, onClose, children, className, hideClose, describedBy }: ModalProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -96,6 +103,7 @@ export function Modal({ title, onClose, children, className, hideClose }: ModalP
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={describedBy}
         tabIndex={-1}
         className={className ? `modal ${className}` : 'modal'}
       >

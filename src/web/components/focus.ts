@@ -25,3 +25,19 @@ export function useFocusRescue(target: RefObject<HTMLElement | null>): void {
     target.current?.focus({ preventScroll: true });
   });
 }
+
+/**
+ * Focuses `target` (the screen's heading, tabIndex -1) when the screen opens with focus nowhere, on the
+ * page's body: after Start Game, End Game, a create or a join, the control that had focus went with the
+ * old screen and a screen reader said nothing of the new one (session 36's accessibility audit). It then
+ * reads the heading ("Pre-Flop", "Ann wins $12.00!"). Without scrolling; focus that is somewhere (a
+ * field, a dialog) is left alone.
+ */
+export function useArrivalFocus(target: RefObject<HTMLElement | null>): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the screen opens.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    target.current?.focus({ preventScroll: true });
+  }, []);
+}

@@ -175,20 +175,27 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
    * the field keeps what was typed rather than dropping a keystroke unseen.
    */
   problem?: string | null;
+  /**
+   * The id of the form's error line (FormError) while what it says is about this field ("Please enter
+   * your name"): the field is then marked invalid and described by it, so a screen reader back on the
+   * field hears what is wrong (session 36's accessibility audit).
+   */
+  errorId?: string | null;
 }
 
 /** A labelled input: the label is visible and tied to the input; a hint is tied by aria-describedby. */
-export function Field({ label, hint, problem = null, ...input }: FieldProps) {
+export function Field({ label, hint, problem = null, errorId = null, ...input }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const described = problem ?? hint;
+  const describedBy = [described ? hintId : null, errorId].filter((d) => d !== null).join(' ');
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
-        aria-describedby={described ? hintId : undefined}
-        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={problem || errorId ? true : undefined}
         {...input}
       />
       {described ? (
@@ -230,14 +237,17 @@ function showInDialog(error: HTMLElement) {
   if (by > 0) sheet.scrollTop += by;
 }
 
-/** An error line, announced when it appears, and brought on screen in a dialog (showInDialog). */
-export function FormError({ message }: { message: string | null }) {
+/**
+ * An error line, announced when it appears, and brought on screen in a dialog (showInDialog); `id` lets
+ * the field it is about point at it (Field's errorId).
+ */
+export function FormError({ message, id }: { message: string | null; id?: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useLayoutEffect(() => {
     if (message && ref.current) showInDialog(ref.current);
   }, [message]);
   return message ? (
-    <p ref={ref} className="form-error" role="alert">
+    <p ref={ref} id={id} className="form-error" role="alert">
       {message}
     </p>
   ) : null;
@@ -251,8 +261,11 @@ export function FormSubmit({
   label,
   pendingLabel,
   large = false,
+  errorId,
 }: {
   error: string | null;
+  /** The error line's id (FormError). */
+  errorId?: string;
   pending: boolean;
   disabled?: boolean;
   label: string;
@@ -261,7 +274,7 @@ export function FormSubmit({
 }) {
   return (
     <>
-      <FormError message={error} />
+      <FormError message={error} id={errorId} />
       <button
         type="submit"
         className={large ? 'button primary block large' : 'button primary block'}

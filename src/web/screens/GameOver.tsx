@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Room } from '../../engine/types';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { useArrivalFocus } from '../components/focus';
 import { ShareButtons } from '../components/ShareButtons';
 import { headline, resultsText, settlementsOf, signed, standings } from '../game/standings';
 import { gameOver as t } from '../room-texts';
@@ -21,12 +22,16 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
   const ranking = standings(room);
   const settlements = settlementsOf(ranking);
   const [leaving, setLeaving] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useArrivalFocus(heading);
 
   return (
     <main className="screen game-over">
       <header className="game-over-head">
         <p className="label">{t.title}</p>
-        <h1>{headline(ranking)}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {headline(ranking)}
+        </h1>
       </header>
 
       <section className="card" aria-labelledby="settlements-title">

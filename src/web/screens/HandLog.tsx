@@ -35,7 +35,10 @@ export function HandLog({ room }: { room: Room }) {
     .reverse();
   return (
     <details className="hand-log">
-      <summary>{t.log}</summary>
+      <summary>
+        {t.log}
+        <span className="log-arrow" aria-hidden="true" />
+      </summary>
       {lines.length === 0 ? (
         <p className="muted">{t.logEmpty}</p>
       ) : (

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../../shared/links';
 import type { Ack } from '../../shared/protocol';
+import { useArrivalFocus } from '../components/focus';
 import { InfoIcon } from '../components/icons';
 import { Modal } from '../components/Modal';
 import { useAppConfig, useHandsDealt } from '../net/http';
@@ -62,6 +63,8 @@ export function Landing({
   useEffect(() => {
     if (joinCode) onFormOpen?.();
   }, []);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useArrivalFocus(noticeRef);
   const hands = useHandsDealt();
   const config = useAppConfig();
   // The landing always has a support link (SPEC section 2): the server's default, the About page's
@@ -87,7 +90,9 @@ export function Landing({
         </button>
       </div>
       {notice ? (
-        <div className="notice" role="status">
+        // Focused when the landing opens with it (focus.ts): a phone sent home ("You were removed from
+        // the game.") had focus nowhere and a screen reader said nothing of why.
+        <div className="notice" role="status" ref={noticeRef} tabIndex={-1}>
           <p>{notice}</p>
           <button type="button" className="button ghost small" onClick={onDismissNotice}>
             {common.dismiss}

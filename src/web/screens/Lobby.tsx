@@ -3,7 +3,7 @@ import { formatCents } from '../../engine';
 import type { Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { useFocusRescue } from '../components/focus';
+import { useArrivalFocus, useFocusRescue } from '../components/focus';
 import { FormError, orFailed, SlowLine, useAction } from '../components/forms';
 import { CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
@@ -54,6 +54,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const start = useAction(online, snapshot.version);
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusRescue(heading);
+  useArrivalFocus(heading);
   const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
   // A start the server could not carry out is the spec's 'Failed to start game. Please try again.'.
   const startGame = () => orFailed(send({ type: 'startGame' }), t.startFailed);

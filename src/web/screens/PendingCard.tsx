@@ -1,7 +1,8 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { formatCents } from '../../engine';
 import type { Player } from '../../engine/types';
 import type { RoomSnapshot } from '../../shared/protocol';
+import { announce } from '../components/announcer';
 import { FormError, SlowLine, useAction } from '../components/forms';
 import { CheckIcon, CloseIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
@@ -24,6 +25,21 @@ export function PendingCard({
 }) {
   const titleId = useId();
   const players = pendingPlayers(snapshot.room);
+  // Each newcomer said to the host's screen reader once (announcer.ts): the card appears or grows
+  // silently, and a blind host never knew someone stood waiting (session 36's accessibility audit).
+  // Those already waiting when the screen opened are on it, not news.
+  const told = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (told.current === null) {
+      told.current = new Set(players.map((p) => p.id));
+      return;
+    }
+    for (const p of players) {
+      if (told.current.has(p.id)) continue;
+      told.current.add(p.id);
+      announce(t.asksToJoin(p.name, formatCents(p.stack)));
+    }
+  });
   if (players.length === 0) return null;
   return (
     <section className="card pending-card" aria-labelledby={titleId}>

@@ -134,6 +134,10 @@ describe('Raise modal', () => {
     typeAmount('ten');
     confirm();
     expect(screen.getByRole('alert').textContent).toBe('Please enter a valid amount (e.g., "25.50")');
+    // The amount field is marked wrong and described by the hint and the error line.
+    const amount = within(dialog).getByLabelText('Total Bet Amount');
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(amount.getAttribute('aria-describedby')?.split(' ')).toContain(screen.getByRole('alert').id);
     expect(send).not.toHaveBeenCalled();
 
     typeAmount('$12.50');

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { facingOf, formatCents, raiseError, raiseLimits } from '../../engine';
 import type { Room } from '../../engine/types';
 import { caretFirst, centsOrNull, Field, FormError, SlowLine, useAction } from '../components/forms';
@@ -25,11 +25,14 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
   const limits = raiseLimits(room, playerId);
   const [text, setText] = useState(() => (limits ? toDollars(Math.min(limits.min, limits.max)) : ''));
   const { pending, error, setError, run } = useAction();
+  const errorId = useId();
 
   if (!limits) return null;
   // The engine's own check, shown before sending (null amount: the text did not parse).
   const problem = (amount: number | null) => raiseError(limits, amount);
   const possible = canRaise(limits);
+  // The error line is about the amount field while it says what the engine's check says of the text.
+  const amountWrong = error !== null && error === problem(centsOrNull(text));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -63,6 +66,7 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
         </dl>
         <Field
           label={t.amount}
+          errorId={amountWrong ? errorId : null}
           className="amount-input"
           inputMode="decimal"
           autoComplete="off"
@@ -107,7 +111,7 @@ export function RaiseModal({ room, playerId, send, onClose }: Props) {
         ) : limits.limitedByOpponents && limits.max < limits.min ? (
           <p className="muted">{t.capped}</p>
         ) : null}
-        <FormError message={error} />
+        <FormError message={error} id={errorId} />
         {/* Above the buttons, which stay at the sheet's bottom edge (styles.css, .raise-form). */}
         <SlowLine pending={pending} />
         <div className="button-row">

@@ -65,6 +65,10 @@ describe('Rebuy modal: amounts', () => {
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add Chips' })));
     expect(within(dialog).getByRole('alert').textContent).toBe('Please enter a valid positive amount');
     expect(send).not.toHaveBeenCalled();
+    const amount = within(dialog).getByLabelText('Rebuy Amount');
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(amount.getAttribute('aria-describedby')).toBe(within(dialog).getByRole('alert').id);
+    expect(within(dialog).getByLabelText('Player').getAttribute('aria-invalid')).toBeNull();
   });
 });
 

@@ -28,6 +28,7 @@ export function RebuyModal({ room, send, onClose }: Props) {
   });
   const [amount, setAmount] = useState('');
   const { pending, error, setError, run } = useAction();
+  const errorId = useId();
   // The last rebuy sent: the room's next log seq at that moment, the player and the amount. A rebuy
   // adds chips every time it is sent, so one whose answer was lost ('No connection…') but that the
   // server carried out must not be sent again: once the room's log shows it, the dialog is done.
@@ -42,13 +43,18 @@ export function RebuyModal({ room, send, onClose }: Props) {
     if (landed) onClose();
   }, [landed, onClose]);
 
+  const cents = centsOrNull(amount);
+  // Above the largest amount a command may carry the server would only say 'Invalid request'.
+  const amountValid = cents !== null && cents > 0 && cents <= MAX_AMOUNT_CENTS;
+  // The error line is about a field while it says what is still wrong with it (Field's errorId).
+  const playerWrong = error === t.errorPlayer && !room.players[playerId];
+  const amountWrong = error === t.errorAmount && !amountValid;
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (pending || landed) return;
     if (!room.players[playerId]) return setError(t.errorPlayer);
-    const cents = centsOrNull(amount);
-    // Above the largest amount a command may carry the server would only say 'Invalid request'.
-    if (cents === null || cents <= 0 || cents > MAX_AMOUNT_CENTS) return setError(t.errorAmount);
+    if (!amountValid || cents === null) return setError(t.errorAmount);
     setSent({ from: room.nextEventSeq, playerId, amount: cents });
     if (await run(() => send({ type: 'rebuy', playerId, amount: cents }))) onClose();
   };
@@ -58,7 +64,14 @@ export function RebuyModal({ room, send, onClose }: Props) {
       <form className="form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={selectId}>{t.player}</label>
-          <select id={selectId} value={playerId} data-autofocus onChange={(e) => setPlayerId(e.target.value)}>
+          <select
+            id={selectId}
+            value={playerId}
+            data-autofocus
+            aria-invalid={playerWrong ? true : undefined}
+            aria-describedby={playerWrong ? errorId : undefined}
+            onChange={(e) => setPlayerId(e.target.value)}
+          >
             <option value="">{t.choose}</option>
             {/* With each stack: who is bust, or short, shows in the list itself. */}
             {players.map((p) => (
@@ -70,13 +83,20 @@ export function RebuyModal({ room, send, onClose }: Props) {
         </div>
         <Field
           label={t.amount}
+          errorId={amountWrong ? errorId : null}
           inputMode="decimal"
           autoComplete="off"
           placeholder={t.placeholder}
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
         />
-        <FormSubmit error={error} pending={pending} label={t.submit} pendingLabel={t.loading} />
+        <FormSubmit
+          error={error}
+          errorId={errorId}
+          pending={pending}
+          label={t.submit}
+          pendingLabel={t.loading}
+        />
       </form>
     </Modal>
   );

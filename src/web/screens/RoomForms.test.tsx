@@ -28,6 +28,15 @@ describe('Start a Game form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Room' }));
     expect(screen.getByRole('alert').textContent).toBe('Please enter your name');
     expect(onCreate).not.toHaveBeenCalled();
+    // The name field is marked wrong and described by the error line, until a name is typed.
+    const alertId = screen.getByRole('alert').id;
+    expect(alertId).not.toBe('');
+    expect(field('Your Name').getAttribute('aria-invalid')).toBe('true');
+    expect(field('Your Name').getAttribute('aria-describedby')).toBe(alertId);
+    expect(field('Starting Chips').getAttribute('aria-invalid')).toBeNull();
+    type('Your Name', 'Ann');
+    expect(field('Your Name').getAttribute('aria-invalid')).toBeNull();
+    expect(field('Your Name').getAttribute('aria-describedby')).toBeNull();
   });
 
   it('limits the name to 20 characters', () => {
@@ -173,6 +182,10 @@ describe('Join a Game form', () => {
     type('Your Name', 'Ben');
     fireEvent.click(submit);
     expect(screen.getByRole('alert').textContent).toBe('Please enter both room code and your name');
+    // The field that is missing is the one marked wrong.
+    expect(field('Room Code').getAttribute('aria-describedby')).toBe(screen.getByRole('alert').id);
+    expect(field('Room Code').getAttribute('aria-invalid')).toBe('true');
+    expect(field('Your Name').getAttribute('aria-invalid')).toBeNull();
     type('Your Name', '');
     type('Room Code', 'ABCDE');
     fireEvent.click(submit);

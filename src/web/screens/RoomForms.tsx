@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import {
   NAME_MAX_LENGTH,
   ROOM_CODE_LENGTH,
@@ -96,17 +96,21 @@ function PlayerFields({
   setName,
   chips,
   autoFocusName,
+  nameErrorId = null,
 }: {
   texts: { name: string; namePlaceholder: string; chips: string; chipsHint: string };
   name: string;
   setName: (name: string) => void;
   chips: ReturnType<typeof useChipsField>;
   autoFocusName: boolean;
+  /** The form's error line's id while it is about the name (Field's errorId). */
+  nameErrorId?: string | null;
 }) {
   return (
     <>
       <Field
         label={texts.name}
+        errorId={nameErrorId}
         data-autofocus={autoFocusName ? true : undefined}
         value={name}
         maxLength={NAME_MAX_LENGTH}
@@ -143,6 +147,7 @@ export function CreateRoomModal({ onClose, onCreate }: CreateProps) {
   const [name, setName] = useState('');
   const chips = useChipsField();
   const { pending, error, setError, run } = useAction();
+  const errorId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -158,9 +163,17 @@ export function CreateRoomModal({ onClose, onCreate }: CreateProps) {
   return (
     <Modal title={t.title} onClose={onClose}>
       <form onSubmit={submit} noValidate className="form">
-        <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName />
+        <PlayerFields
+          texts={t}
+          name={name}
+          setName={setName}
+          chips={chips}
+          autoFocusName
+          nameErrorId={error === t.errorName && !name.trim() ? errorId : null}
+        />
         <FormSubmit
           error={error}
+          errorId={errorId}
           pending={pending}
           disabled={!chips.valid}
           label={t.submit}
@@ -184,6 +197,11 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
   const [name, setName] = useState('');
   const chips = useChipsField();
   const { pending, error, setError, run } = useAction();
+  const errorId = useId();
+  // The error line is about the code while it is missing or short, and about the name while it is empty.
+  const codeWrong =
+    (error === t.errorMissing && !code) || (error === notices.not_found && code.length !== ROOM_CODE_LENGTH);
+  const nameWrong = error === t.errorMissing && !name.trim();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -205,6 +223,7 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
       <form onSubmit={submit} noValidate className="form">
         <Field
           label={t.code}
+          errorId={codeWrong ? errorId : null}
           className="code-input"
           data-autofocus={code ? undefined : true}
           value={code}
@@ -219,9 +238,17 @@ export function JoinRoomModal({ initialCode = '', onClose, onJoin }: JoinProps) 
             setCode(next);
           }}
         />
-        <PlayerFields texts={t} name={name} setName={setName} chips={chips} autoFocusName={code !== ''} />
+        <PlayerFields
+          texts={t}
+          name={name}
+          setName={setName}
+          chips={chips}
+          autoFocusName={code !== ''}
+          nameErrorId={nameWrong ? errorId : null}
+        />
         <FormSubmit
           error={error}
+          errorId={errorId}
           pending={pending}
           disabled={!chips.valid}
           label={t.submit}

@@ -105,7 +105,7 @@ describe('Table', () => {
   it("others see whose turn it is: '{player}'s Turn / Waiting for their action...'", () => {
     show(threeWay(), 'ben');
     expect(screen.queryByRole('region', { name: 'Your Turn' })).toBeNull();
-    expect(screen.getByRole('status').textContent).toBe("Ana's TurnWaiting for their action...");
+    expect(screen.getByRole('status').textContent).toBe("Ana's Turn Waiting for their action...");
   });
 
   it("host: a latecomer's request shows above the seats, where the host sees it at the top of the table", async () => {
@@ -713,7 +713,7 @@ describe("Table: the host's undo", () => {
     expect(document.querySelector('.win-overlay')).toBeNull();
     act(() => vi.advanceTimersByTime(10_000));
     expect(document.querySelector('.win-overlay')).toBeNull();
-    expect(screen.getByRole('status').textContent).toBe("Cal's TurnWaiting for their action...");
+    expect(screen.getByRole('status').textContent).toBe("Cal's Turn Waiting for their action...");
 
     // Cal folds again: one award in this hand counts, the taken-back one does not.
     rerender(view(actNow(undone, 'FOLD'), 'ben', async () => ok));
@@ -729,11 +729,11 @@ describe("Table: the host's undo", () => {
     const undone = step(raised, 'ana', { type: 'undo', seq: raised.undo!.seq });
     rerender(view(undone, 'cal', async () => ok));
     const live = () => screen.getByRole('status').textContent;
-    expect(live()).toBe("Undone by the host: Ana raises to $6.00Ana's TurnWaiting for their action...");
+    expect(live()).toBe("Undone by the host: Ana raises to $6.00Ana's Turn Waiting for their action...");
     act(() => vi.advanceTimersByTime(5_900));
     expect(document.querySelector('.table-notice')).not.toBeNull();
     act(() => vi.advanceTimersByTime(100));
-    expect(live()).toBe("Ana's TurnWaiting for their action...");
+    expect(live()).toBe("Ana's Turn Waiting for their action...");
     // The table opened after the undo (a reload): nothing to tell.
     cleanup();
     show(undone, 'ben');
@@ -756,7 +756,7 @@ describe("Table: the host's undo", () => {
     act(() => vi.advanceTimersByTime(1_000));
     rerender(view(actNow(joined, 'RAISE', 600), 'cal', async () => ok));
     expect(document.querySelector('.table-notice')).toBeNull();
-    expect(screen.getByRole('status').textContent).toBe("Ben's TurnWaiting for their action...");
+    expect(screen.getByRole('status').textContent).toBe("Ben's Turn Waiting for their action...");
   });
 
   it('undoing New Hand brings the last hand back without playing its winner animation again', () => {
@@ -858,7 +858,7 @@ describe('Table: screen readers and keyboards', () => {
     const room = started(['Ana', 'Ben', 'Cal']);
     const { rerender } = render(view(room, 'ben', 4));
     const live = screen.getByRole('status');
-    expect(live.textContent).toBe("Ana's TurnWaiting for their action...");
+    expect(live.textContent).toBe("Ana's Turn Waiting for their action...");
     // Ana calls: Ben's turn. The same region (present before the change) now says so.
     const bensTurn = actNow(room, 'CALL');
     rerender(view(bensTurn, 'ben', 5));
@@ -870,7 +870,7 @@ describe('Table: screen readers and keyboards', () => {
     // Ben calls: Cal's turn, in the same region again.
     rerender(view(actNow(bensTurn, 'CALL'), 'ben', 6));
     expect(screen.getByRole('status')).toBe(live);
-    expect(live.textContent).toBe("Cal's TurnWaiting for their action...");
+    expect(live.textContent).toBe("Cal's Turn Waiting for their action...");
   });
 
   it('a pressed action button that goes away with the turn leaves focus on the stage heading, not the page', async () => {

@@ -12,10 +12,12 @@ import {
 } from '../../engine';
 import type { Command, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import { useAnnounced } from '../components/announcer';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { useFocusRescue } from '../components/focus';
+import { useArrivalFocus, useFocusRescue } from '../components/focus';
 import { FormError, SlowLine, useAction } from '../components/forms';
 import { LeaveIcon } from '../components/icons';
+import { dialogOpen } from '../components/Modal';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { canRaise } from '../game/raise';
 import {
@@ -24,6 +26,7 @@ import {
   canKeepSeat,
   fundedPlayers,
   livePots,
+  playersInHand,
   playingHand,
   potNumber,
   potTotal,
@@ -40,7 +43,7 @@ import { RebuyModal } from './RebuyModal';
 import { Seat } from './Seat';
 import { TableFoot } from './TableFoot';
 import { TakeOverButton } from './TakeOverButton';
-import { handWinnings, stageReached, useFoldWinAnimation, useTableNotice } from './table-moments';
+import { handResult, handWinnings, stageReached, useFoldWinAnimation, useTableNotice } from './table-moments';
 import { UndoButton } from './UndoButton';
 import { WinnerModal } from './WinnerModal';
 
@@ -126,6 +129,15 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   useWakeLock(true);
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusRescue(heading);
+  useArrivalFocus(heading);
+  // Said through the announcer, outside #root (announcer.ts): the turn when the table opens (the dock's
+  // turn line is new then, often unread) and while a dialog covers the screen (the line is inert then;
+  // otherwise it says each turn itself), and each hand's result, which nothing else reads out.
+  const turnKey = gs.currentTurnPlayerId ? `${gs.handNumber}:${gs.stage}:${gs.currentTurnPlayerId}` : null;
+  const turnSaid = myTurn ? t.yourTurn : turnPlayer ? t.playersTurn(turnPlayer.name) : '';
+  useAnnounced(turnKey, turnSaid, { onMount: true, onlyIf: dialogOpen });
+  const result = handResult(room);
+  useAnnounced(result?.key ?? null, result?.text ?? '');
 
   // Spec banners by autoAdvancedReason; a showdown reached by playing the river just says what is next.
   const showdownBanner = !undecided
@@ -138,6 +150,11 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // An all-in showdown before the river: the dealer still turns the rest of the board over.
   const reached = undecided && gs.autoAdvancedReason ? stageReached(room) : null;
   const boardToDeal = reached && reached !== 'RIVER' ? t.dealRest(reached) : null;
+  // The board as the real table has it: a showdown has five cards (the dealer turns the rest over for
+  // an all-in), but a hand won by folds stops where the betting did: "5 of 5 community cards dealt"
+  // after a fold before the flop (session 36's accessibility audit).
+  const foldedTo = atShowdown && playersInHand(room).length === 1 ? stageReached(room) : null;
+  const cardsDealt = COMMUNITY_CARDS[foldedTo ?? gs.stage];
   const handDone = betweenHands(gs);
   const chipless = !!mine && mine.isApproved && mine.stack === 0 && handDone;
   const onlyOneFunded = handDone && funded.length < 2;
@@ -151,9 +168,9 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
     <main className={myTurn ? 'screen table my-turn' : 'screen table'}>
       <header className="table-head">
         <div className="table-head-row">
-          <div className="cards" role="img" aria-label={t.communityCards(COMMUNITY_CARDS[gs.stage])}>
+          <div className="cards" role="img" aria-label={t.communityCards(cardsDealt)}>
             {[0, 1, 2, 3, 4].map((i) => (
-              <span key={i} className={i < COMMUNITY_CARDS[gs.stage] ? 'card-slot dealt' : 'card-slot'} />
+              <span key={i} className={i < cardsDealt ? 'card-slot dealt' : 'card-slot'} />
             ))}
           </div>
           {/* The host's too: it asks them to hand the host role over first (HandOverModal). */}
@@ -385,7 +402,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
       </div>
 
       {foldWinShown ? (
-        <div className="win-overlay" role="status">
+        // Not a live region: the result is said through the announcer (handResult above).
+        <div className="win-overlay">
           <div className="win-card">
             <div className="win-chip" aria-hidden="true" />
             <p className="win-title">{t.autoWinner(foldWinShown.name)}</p>
@@ -507,7 +525,8 @@ function WaitingLine({
   return (
     <div className="waiting-line">
       <strong>{title}</strong>
-      {text ? <span>{text}</span> : null}
+      {/* A space between, so the two are read as two ("Bob's Turn Waiting…", not "TurnWaiting"). */}
+      {text ? <span> {text}</span> : null}
     </div>
   );
 }

@@ -4,11 +4,11 @@
  * all-in showdown's board still to deal (Table.tsx shows them).
  */
 import { useEffect, useRef, useState } from 'react';
-import { takenBack } from '../../engine';
+import { formatCents, takenBack } from '../../engine';
 import type { LoggedEvent, Room, Stage } from '../../engine/types';
 import { describeEvent } from '../game/log-lines';
 import { playersInHand } from '../game/view';
-import { tableNotices as notices } from '../room-texts';
+import { tableNotices as notices, table } from '../room-texts';
 
 /**
  * When the last hand ended because everyone else folded: the winner and what they took. A fold the
@@ -75,6 +75,28 @@ export function handWinnings(room: Room): Map<string, number> {
   if (firstFoldAward && winner !== undefined && won.has(winner))
     won.set(winner, won.get(winner)! + returnedWithFoldWin(room.log, firstFoldAward));
   return won;
+}
+
+/**
+ * What the hand on the table awarded, for a screen reader (Table.tsx says it through the announcer once
+ * it comes): a fold win in the overlay's words ("Ann wins! $3.00"), a showdown as the hand log has it
+ * ("Pot $12.00 to Ann", "Side pot 1 $4.00 to Bob"). The seats show it to the eye, but nothing read it
+ * out, and the overlay's region appeared with its text, which is often not read (session 36's
+ * accessibility audit). Null until the hand has an award; awards the host took back do not count.
+ */
+export function handResult(room: Room): { key: string; text: string } | null {
+  const gs = room.gameState;
+  if (gs.winnerIds.length === 0) return null;
+  const win = foldWin(room);
+  if (win) return { key: win.key, text: `${table.autoWinner(win.name)} ${formatCents(win.amount)}` };
+  const undone = takenBack(room.log);
+  const awards = room.log.filter(
+    (e) => e.type === 'potAwarded' && e.handNumber === gs.handNumber && !undone(e),
+  );
+  const newest = awards[awards.length - 1];
+  if (!newest) return null;
+  const lines = awards.map((e) => describeEvent(e, room.log)).filter((l): l is string => l !== null);
+  return { key: `${gs.handNumber}-${newest.seq}`, text: lines.join('. ') };
 }
 
 /**
