@@ -31,8 +31,8 @@ export const STEP_TIMEOUT_MS = 20_000;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Runs `npx vite build` when dist/web/index.html is missing or older than the sources it is built
- * from (src/web, src/engine, src/shared, vite.config.ts), so the test always drives current code.
+ * Runs `npx vite build` when dist/web/index.html is missing or was made from other sources than those
+ * here (src/web, src/engine, src/shared, vite.config.ts), so the test always drives current code.
  * Returns whether it built.
  */
 export function ensureWebBuild(): boolean {

@@ -5,17 +5,20 @@
 // the SQLite writer thread, with the code they share and what they load with import() in chunks beside them) and
 // leaves every package in node_modules as an import. Not minified, so stack traces
 // name the functions; a linked source map is written next to each file for reading by hand.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { readStamp, sourceStamp, writeStamp } from './source-stamp.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the compiled server lands: two levels below the repo, as src/server is, so paths made from
  * `import.meta.url` (the web build in dist/web, the repo root) resolve the same from either. */
 export const SERVER_OUT = join(ROOT, 'dist', 'server');
 /** The sources the server is built from (the web app's are not part of it). */
-const SOURCE_DIRS = ['src/server', 'src/engine', 'src/shared'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = ['src/server', 'src/engine', 'src/shared', 'scripts/source-stamp.mjs'].map((dir) =>
+  join(ROOT, dir),
+);
 
 /** esbuild options shared by the server build and the benchmark's floor server (bench/load.ts). */
 export const NODE_BUNDLE = {
@@ -30,30 +33,19 @@ export const NODE_BUNDLE = {
 
 /** A chunk's file name (chunkNames below: the module's name and esbuild's hash), or its map's. */
 const CHUNK = /-[A-Z0-9]{8}\.js(\.map)?$/;
+/** The stamp of the sources the build in dist/server was made from (source-stamp.mjs). */
+const STAMP = join(SERVER_OUT, 'sources.txt');
+const ENTRIES = ['main.js', 'sqlite-writer.js', 'room-thread.js'];
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Whether dist/server is missing or older than any server, engine or shared source. */
+/**
+ * Whether dist/server is missing, or was made from other sources than the server, engine and shared
+ * sources here now: any file added, removed, resized or with another modification time, older too
+ * (source-stamp.mjs). A copy without the sources runs what it has.
+ */
 export function serverBuildIsStale() {
-  let built;
-  try {
-    built = Math.min(
-      statSync(join(SERVER_OUT, 'main.js')).mtimeMs,
-      statSync(join(SERVER_OUT, 'sqlite-writer.js')).mtimeMs,
-      statSync(join(SERVER_OUT, 'room-thread.js')).mtimeMs,
-    );
-  } catch {
-    return true;
-  }
-  return SOURCE_DIRS.some((dir) => newestMtime(dir) > built);
+  if (!ENTRIES.every((name) => existsSync(join(SERVER_OUT, name)))) return true;
+  const now = sourceStamp(SOURCE_DIRS);
+  return now !== null && now !== readStamp(STAMP);
 }
 
 /**
@@ -64,6 +56,8 @@ export function serverBuildIsStale() {
  */
 export async function buildServer() {
   mkdirSync(SERVER_OUT, { recursive: true });
+  // Taken before the build: a source saved while it runs leaves the build stale, as it is.
+  const stamp = sourceStamp(SOURCE_DIRS);
   const result = await build({
     ...NODE_BUNDLE,
     entryPoints: {
@@ -89,6 +83,7 @@ export async function buildServer() {
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);
   }
+  writeStamp(STAMP, stamp);
   // Chunks of earlier builds (their names hold their hashes). One is kept for a minute, in case a
   // server started from the build before is still loading it.
   const written = new Set(files.map((file) => file.path));

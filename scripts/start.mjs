@@ -1,4 +1,4 @@
-// `npm start`: builds the server into dist/server when it is missing or older than its sources
+// `npm start`: builds the server into dist/server when it is missing or made from other sources
 // (scripts/server-build.mjs, well under a second), then runs it in this process, so this process is
 // the server (signals, pid) and no TypeScript loader is involved.
 

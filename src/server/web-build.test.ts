@@ -2,64 +2,85 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { webBuildIsStale, webSources } from './web-build';
+import { sourceStamp, writeStamp } from '../../scripts/source-stamp.mjs';
+import { webBuildIsStale, webSources, webStampFile } from './web-build';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A repo with its web sources and a dist/web built at `builtAt` (seconds), sources touched at `editedAt`. */
-function repo(builtAt: number | null, editedAt: number) {
+const SOURCES = ['src/web/screens/Table.tsx', 'src/engine/hand.ts', 'src/shared/limits.ts', 'vite.config.ts'];
+
+/**
+ * A repo with its web sources touched at `editedAt` (seconds) and, unless `built` is false, a dist/web
+ * built from them: its index.html and the stamp the build records (vite.config.ts's plugin).
+ */
+function repo(editedAt: number, built = true) {
   const root = mkdtempSync(join(tmpdir(), 'chipless-web-build-'));
   dirs.push(root);
   for (const dir of ['src/web/screens', 'src/engine', 'src/shared'])
     mkdirSync(join(root, dir), { recursive: true });
-  const sources = [
-    'src/web/screens/Table.tsx',
-    'src/engine/hand.ts',
-    'src/shared/limits.ts',
-    'vite.config.ts',
-  ];
-  for (const file of sources) {
+  for (const file of SOURCES) {
     writeFileSync(join(root, file), '');
     utimesSync(join(root, file), editedAt, editedAt);
   }
   const webDir = join(root, 'dist/web');
   mkdirSync(webDir, { recursive: true });
-  if (builtAt !== null) {
+  if (built) {
     writeFileSync(join(webDir, 'index.html'), '<!doctype html>');
-    utimesSync(join(webDir, 'index.html'), builtAt, builtAt);
+    writeStamp(webStampFile(webDir), sourceStamp(webSources(root)));
   }
-  return { root, webDir, touch: (file: string, at: number) => utimesSync(join(root, file), at, at) };
+  return {
+    root,
+    webDir,
+    stale: () => webBuildIsStale(webDir, webSources(root)),
+    touch: (file: string, at: number) => utimesSync(join(root, file), at, at),
+  };
 }
 
-describe('web build for npm start: built when missing or older than its sources', () => {
+describe('web build for npm start: built when missing or made from other sources', () => {
   it('missing: stale', () => {
-    const { root, webDir } = repo(null, 1_000);
-    expect(webBuildIsStale(webDir, webSources(root))).toBe(true);
+    expect(repo(1_000, false).stale()).toBe(true);
   });
 
-  it('built after every source: fresh', () => {
-    const { root, webDir } = repo(2_000, 1_000);
-    expect(webBuildIsStale(webDir, webSources(root))).toBe(false);
+  it('built from the sources here: fresh', () => {
+    expect(repo(1_000).stale()).toBe(false);
   });
 
   it('a source edited since (a git pull), deep in the web app, in the engine, or the vite config: stale', () => {
-    for (const file of [
-      'src/web/screens/Table.tsx',
-      'src/engine/hand.ts',
-      'src/shared/limits.ts',
-      'vite.config.ts',
-    ]) {
-      const { root, webDir, touch } = repo(2_000, 1_000);
+    for (const file of SOURCES) {
+      const { stale, touch } = repo(1_000);
       touch(file, 3_000);
-      expect(webBuildIsStale(webDir, webSources(root)), file).toBe(true);
+      expect(stale(), file).toBe(true);
     }
   });
 
+  it('a source older than the one built from (a release unpacked with its times kept): stale', () => {
+    // The upgrade audit of session 36: a release committed before the old build was made kept the old
+    // app running, since no source was newer than the build.
+    const { stale, touch } = repo(5_000);
+    touch('src/engine/hand.ts', 4_000);
+    expect(stale()).toBe(true);
+  });
+
+  it('a source added or removed: stale', () => {
+    const added = repo(1_000);
+    writeFileSync(join(added.root, 'src/shared/new.ts'), '');
+    expect(added.stale()).toBe(true);
+    const removed = repo(1_000);
+    rmSync(join(removed.root, 'src/shared/limits.ts'));
+    expect(removed.stale()).toBe(true);
+  });
+
+  it('a build that recorded no stamp: stale', () => {
+    const { webDir, stale } = repo(1_000);
+    rmSync(webStampFile(webDir));
+    expect(stale()).toBe(true);
+  });
+
   it('a copy without the sources (only dist/) is never stale', () => {
-    const { webDir } = repo(2_000, 1_000);
+    const { webDir } = repo(1_000);
     expect(webBuildIsStale(webDir, webSources(join(webDir, 'no-repo-here')))).toBe(false);
   });
 });

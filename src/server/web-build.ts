@@ -1,35 +1,32 @@
 /**
  * The web app's build for `npm start`: dist/web is built with the repo's vite.config.ts when it is
- * missing or older than the sources it is built from, so a server started after a `git pull` never
- * serves yesterday's app against today's protocol. (Until session 29 it was built only when missing.)
+ * missing or was made from other sources than those here now, so a server started after a `git pull`
+ * never serves yesterday's app against today's protocol. (Until session 29 it was built only when
+ * missing; until session 36 only when a source was newer than it, which a release unpacked with its
+ * files' times kept could miss: scripts/source-stamp.mjs.)
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { readStamp, sourceStamp } from '../../scripts/source-stamp.mjs';
 import type { Logger } from './logger';
 
-/** The newest modification time of any file under `path` (0 when there is none). */
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
+/** Where a build of the web app into `webDir` records its sources' stamp (vite.config.ts writes it). */
+export const webStampFile = (webDir: string): string =>
+  join(dirname(webDir), `${basename(webDir)}-sources.txt`);
 
 /** What the web build is made from, in the repo: the app, the engine and protocol it imports, the config. */
 export const webSources = (repoRoot: string): string[] =>
   ['src/web', 'src/engine', 'src/shared', 'vite.config.ts'].map((p) => join(repoRoot, p));
 
 /**
- * Whether `webDir` needs building: no index.html, or a source newer than it. A copy of the repo
- * without the sources (only dist/) never counts as stale.
+ * Whether `webDir` needs building: no index.html, or made from other sources than those here now
+ * (their stamp differs from the one its build recorded; none recorded counts as other). A copy of the
+ * repo without the sources (only dist/) never counts as stale.
  */
 export function webBuildIsStale(webDir: string, sources: readonly string[]): boolean {
-  const index = join(webDir, 'index.html');
-  if (!existsSync(index)) return true;
-  const newest = Math.max(0, ...sources.map(newestMtime));
-  return newest > statSync(index).mtimeMs;
+  if (!existsSync(join(webDir, 'index.html'))) return true;
+  const now = sourceStamp(sources);
+  return now !== null && now !== readStamp(webStampFile(webDir));
 }
 
 /** Builds the web app (vite) into dist/web when stale; a failed build is logged, not thrown. */
@@ -39,7 +36,7 @@ export async function buildWebIfStale(repoRoot: string, webDir: string, logger: 
   logger.info(
     missing
       ? 'web app not built yet: running vite build'
-      : 'web app older than its sources: running vite build',
+      : 'web app built from other sources: running vite build',
   );
   const started = Date.now();
   try {

@@ -11,7 +11,7 @@ import { buildServer, SERVER_OUT, serverBuildIsStale } from '../../../scripts/se
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('the compiled server', () => {
-  it('is stale while any server, engine or shared source is newer than it, and not after', async () => {
+  it('is stale while any server, engine or shared source differs from what it was built from, newer or older, and not after', async () => {
     await buildServer();
     expect(serverBuildIsStale()).toBe(false);
     const built = statSync(join(SERVER_OUT, 'main.js')).mtimeMs;
@@ -25,6 +25,9 @@ describe('the compiled server', () => {
       try {
         utimesSync(path, atime, new Date(built + 60_000));
         expect(serverBuildIsStale(), source).toBe(true);
+        // Older than the build (a release unpacked with its files' times kept): stale too (session 36).
+        utimesSync(path, atime, new Date(built - 3_600_000));
+        expect(serverBuildIsStale(), `${source}, older`).toBe(true);
       } finally {
         utimesSync(path, atime, mtime);
       }
