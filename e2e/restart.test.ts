@@ -24,6 +24,8 @@
  * from both ends: the page's WebSocket closes (Playwright's `websocket` close event) and the server
  * sees Ann go (the other phones show her offline), and she gets nothing while offline.
  * Neither reload happens: a mark left on each page's `window` is still there at the end of each step.
+ * 4. A page left open across an upgrade: the room screens' files answer 404 (a new build has other
+ *    names); opening Start a Game, the page reloads itself into the new build and the create goes on.
  */
 import type { WebSocket } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +42,7 @@ import {
 import {
   act,
   button,
+  enterRoom,
   expectHand as expectHandOn,
   expectNoReload as expectNoReloadOf,
   type HandState,
@@ -208,5 +211,34 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
     }
     await expectVisible(button(hostControls(ann.page), 'Turn'));
     await expectVisible(button(bob.page, 'Start a Game'));
+  });
+});
+
+describe('a page left open across a server upgrade', () => {
+  it("the room screens' files are gone: the page reloads into the new build and the create goes on", async () => {
+    // Bob's page, home since he left, was loaded before an upgrade: the new build's server has other
+    // file names and answers the old ones 404 (vite's emptyOutDir). Opening Start a Game fetches the
+    // room screens; they fail, and the page reloads itself (src/web/net/new-build.ts) rather than show
+    // "Something went wrong" after the room is made (session 36's upgrade audit).
+    const { page } = bob;
+    let gone = true;
+    let refused = 0;
+    await page.route(/\/assets\/(Lobby|Table|GameOver)-[^/]+\.js$/, (route) => {
+      if (!gone) return route.continue();
+      refused++;
+      return route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
+    });
+    await page.goto('/');
+    await mark(bob);
+    await button(page, 'Start a Game').click();
+    await eventually(async () =>
+      expect(await page.evaluate(() => 'chiplessE2eMark' in window), 'reloaded').toBe(false),
+    );
+    expect(refused).toBeGreaterThan(0);
+    gone = false;
+    await expectVisible(button(page, 'Start a Game'));
+    await enterRoom(page, 'Start a Game', { name: 'Bob' });
+    await expectHidden(page.getByText('Something went wrong'));
+    await page.unroute(/\/assets\//);
   });
 });

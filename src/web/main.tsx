@@ -5,6 +5,7 @@ import { installAnnouncer } from './components/announcer';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { installTapGuard } from './components/tap-guard';
 import { startAnalytics } from './net/analytics';
+import { installNewBuildReload } from './net/new-build';
 import { BrowserRouter } from './router';
 import './styles.css';
 
@@ -12,6 +13,8 @@ import './styles.css';
 installTapGuard();
 // The live region outside #root, in the page before anything is said in it (announcer.ts).
 installAnnouncer();
+// A screen's code gone with a server upgrade: the page reloads into the new build (new-build.ts).
+installNewBuildReload();
 
 const root = document.getElementById('root');
 if (root) {
