@@ -87,6 +87,8 @@ export interface ExecuteOptions {
    * exists): the socket layer subscribes the sender here so the broadcast already counts it as present.
    */
   onCommitted?: (record: StoredRoom) => Promise<void> | void;
+  /** Runs in the room's queue before the command is applied and gives the command to apply (rooms.ts). */
+  prepare?: (command: Command) => Promise<Command>;
 }
 
 /** What a RoomService is built from: where rooms are stored, where it logs, and its clock. */
@@ -264,7 +266,8 @@ export class RoomService {
       const started = performance.now();
       let outcome: CommandOutcome;
       try {
-        outcome = await this.commit(roomCode, actorId, commandId, command, options);
+        const prepared = options.prepare ? await options.prepare(command) : command;
+        outcome = await this.commit(roomCode, actorId, commandId, prepared, options);
       } catch (err) {
         this.deps.logger.error({ err, room: roomCode, actor: actorId, type: command.type }, 'command failed');
         outcome = { ok: false, error: SOMETHING_WENT_WRONG };

@@ -54,6 +54,12 @@ export interface RoomsExecuteOptions {
   onCommitted?: (view: RoomView) => Promise<void> | void;
   /** The outcome's view will be asked for its whole snapshot (a join's acknowledgement). */
   wholeSnapshot?: boolean;
+  /**
+   * Runs in the room's queue when the command's turn comes, before it is applied, and gives the command
+   * to apply: the gateway adds who is online then (actFor, claimHost). Read before queueing, a host's
+   * phone resuming just ahead of a claim was still offline for it (session 36's race audit).
+   */
+  prepare?: (command: Command) => Promise<Command>;
 }
 
 /** The counters and housekeeping parts of a store (analytics.ts, cleanup.ts). */
@@ -140,14 +146,11 @@ export function directRooms(service: RoomService, store: RoomStore, broadcaster:
       return created.ok ? { ok: true, roomCode: created.record.room.roomCode } : created;
     },
     async execute(roomCode, actorId, commandId, command, options = {}) {
-      const { onCommitted } = options;
-      const outcome = await service.execute(
-        roomCode,
-        actorId,
-        commandId,
-        command,
-        onCommitted ? { onCommitted: (record) => onCommitted(new RecordView(record)) } : {},
-      );
+      const { onCommitted, prepare } = options;
+      const outcome = await service.execute(roomCode, actorId, commandId, command, {
+        ...(onCommitted ? { onCommitted: (record: StoredRoom) => onCommitted(new RecordView(record)) } : {}),
+        ...(prepare ? { prepare } : {}),
+      });
       return outcome.ok
         ? { ok: true, version: outcome.version, view: viewOf(outcome.record), duplicate: outcome.duplicate }
         : outcome;

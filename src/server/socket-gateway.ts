@@ -195,15 +195,17 @@ export function attachGateway(deps: GatewayDeps): () => void {
     commandId: string,
     command: Command,
     wholeSnapshot = false,
+    prepare?: (command: Command) => Promise<Command>,
   ) => {
     const playerId = socket.data.playerId;
     // A socket already in the room stays in it until the room tells it 'gone' (a removal, queued before
     // this command in the room's queue, makes this command fail or be caught by the check below), so it
     // needs no onCommitted step; without one, the room service may publish the snapshot with the save.
     const options = socket.rooms.has(roomCode)
-      ? { wholeSnapshot }
+      ? { wholeSnapshot, prepare }
       : {
           wholeSnapshot,
+          prepare,
           onCommitted: async (view: RoomView) => {
             if (view.has(playerId)) watch(socket, roomCode);
           },
@@ -282,14 +284,18 @@ export function attachGateway(deps: GatewayDeps): () => void {
         }
       }
       // The host acting for a player, or a player taking over as host, is for someone away from the
-      // table: the engine needs who is connected (the server's presence; a phone cannot send it).
+      // table: the engine needs who is connected (the server's presence; a phone cannot send it), as
+      // it is when the command's turn in the room's queue comes: a phone resuming just ahead of it is
+      // present by then (session 36's race audit).
       const outcome = await run(
         socket,
         req.roomCode,
         req.commandId,
+        command,
+        false,
         command.type === 'actFor' || command.type === 'claimHost'
-          ? { ...command, online: [...(await broadcaster.onlinePlayers(req.roomCode))] }
-          : command,
+          ? async (c) => ({ ...c, online: [...(await broadcaster.onlinePlayers(req.roomCode))] }) as Command
+          : undefined,
       );
       if (!outcome.ok) return outcome;
       // A leave that keeps the player in the room (a game that is over, or the host ending a game by

@@ -90,6 +90,35 @@ describe('taking over as host', () => {
   });
 });
 
+describe("who is online is read when the command runs, in the room's order (regression, session 36 race audit)", () => {
+  it("a claim queued behind the host's phone coming back is refused: the host is online by then", async () => {
+    // The gateway read who was online before putting the claim in the room's queue, behind the host's
+    // resume: the resume then made the host present, and the claim, applied after it, took the host
+    // role from a host at the table (5 tables of 8 in the audit, on a loaded server). Here the room's
+    // queue is held while both arrive, so the resume is still waiting when the claim comes.
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    ana.close(); // the host's phone goes flat; the table waits
+    await ben.waitFor(() => ben.latest?.presence[ana.playerId] === false, 5000, 'Ana offline');
+    clock += HOST_AWAY_MS;
+    const back = await connect(ana.token);
+    let release = () => {};
+    const held = server.app.rooms.runExclusive(code, () => new Promise<void>((r) => (release = r)));
+    const resumed = back.resume(code);
+    await new Promise((r) => setTimeout(r, 50)); // the resume reaches the server and waits its turn
+    const claim = ben.command(code, { type: 'claimHost' });
+    await new Promise((r) => setTimeout(r, 100)); // the claim reaches the server and waits its turn
+    release();
+    await held;
+    okData(await resumed);
+    expect(await claim).toEqual({
+      ok: false,
+      error: "The host's phone is still connected: the host is at the table. Nothing was done.",
+    });
+    expect((await server.store.load(code))!.room.hostId).toBe(ana.playerId);
+  });
+});
+
 describe("the host's Check for / Fold for (regression, session 33 security audit)", () => {
   it('refused for a connected player whose turn is younger than 30 s; taken once it has waited, or at once when the phone is gone', async () => {
     const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);

@@ -141,6 +141,39 @@ describe('the room thread', () => {
     expect((await rooms.load(code))?.version).toBe(5);
   });
 
+  it("runs a command's `prepare` in the room's queue, after what was queued before it, and applies what it gives", async () => {
+    // The gateway adds who is online to actFor and claimHost there (session 36's race audit).
+    const { rooms } = await open();
+    const code = await lobbyRoom(rooms);
+    const order: string[] = [];
+    let release = () => {};
+    const held = rooms.runExclusive(code, async () => {
+      await new Promise<void>((r) => (release = r));
+      order.push('earlier');
+    });
+    const outcome = rooms.execute(
+      code,
+      HOST,
+      commandId(),
+      { type: 'updateSettings', smallBlind: 100, bigBlind: 200 },
+      {
+        prepare: async (command) => {
+          order.push('prepare');
+          return { ...command, bigBlind: 300 } as Command;
+        },
+      },
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual([]);
+    release();
+    await held;
+    expect((await outcome).ok).toBe(true);
+    expect(order).toEqual(['earlier', 'prepare']);
+    const view = (await rooms.load(code, { whole: true }))!;
+    const snapshot = JSON.parse(((await rooms.snapshotOf(view, 'whole')) as EncodedSnapshot).json);
+    expect(snapshot.room.settings).toMatchObject({ smallBlind: 100, bigBlind: 300 });
+  });
+
   it('expire keeps a game in progress active since `playingSince`, and deletes it, or a lobby, otherwise', async () => {
     const { rooms } = await open();
     const lobby = await lobbyRoom(rooms);

@@ -271,14 +271,14 @@ export function threadRooms(
     },
     execute(roomCode, actorId, commandId, command, options = {}) {
       if (!accepting) return Promise.resolve({ ok: false, error: SHUTTING_DOWN });
-      const { onCommitted, wholeSnapshot = false } = options;
+      const { onCommitted, wholeSnapshot = false, prepare } = options;
       return queue.run(roomCode, async () => {
         const result = await thread.request(
           'execute',
           roomCode,
           actorId,
           commandId,
-          command,
+          prepare ? await prepare(command) : command,
           onCommitted !== undefined,
           wholeSnapshot,
         );
