@@ -332,3 +332,20 @@ describe('room service: rooms age out of the cache', () => {
     expect(loads).toBe(1);
   });
 });
+
+describe('room service: a create asked again while it is being made', () => {
+  it('gets the same room, and one room is made (session 36 race audit: two lobbies in Redis mode)', async () => {
+    const [first, again] = await Promise.all([
+      service.createRoom('host', 'create-1', 'Ann', 5_000),
+      service.createRoom('host', 'create-1', 'Ann', 5_000),
+    ]);
+    if (!first.ok || !again.ok) throw new Error('create refused');
+    expect(again.record.room.roomCode).toBe(first.record.room.roomCode);
+    // Later, the same id: still that room. Another id: another room.
+    const later = await service.createRoom('host', 'create-1', 'Ann', 5_000);
+    expect(later.ok && later.record.room.roomCode).toBe(first.record.room.roomCode);
+    const other = await service.createRoom('host', 'create-2', 'Ann', 5_000);
+    expect(other.ok && other.record.room.roomCode).not.toBe(first.record.room.roomCode);
+    expect((await store.listIdle(Number.POSITIVE_INFINITY)).length).toBe(2);
+  });
+});

@@ -75,6 +75,9 @@ export type EventSink = (e: {
   events: GameEvent[];
 }) => void;
 
+/** What a create answers: the new room's record, or why there is none. */
+export type CreateOutcome = { ok: true; record: StoredRoom } | { ok: false; error: string };
+
 /** Result of a command. */
 export type CommandOutcome =
   | { ok: true; version: number; record: StoredRoom | null; duplicate: boolean }
@@ -186,6 +189,13 @@ export function advanced(cached: CachedRoom, next: StoredRoom, commandId: string
 export class RoomService {
   private readonly queue = new KeyedQueue();
   private readonly creates = new Map<string, string>();
+  /**
+   * Creates still being made, by actor and command id: the same create asked again meanwhile (a phone's
+   * retry after 'No connection…', which keeps the command id) waits for it and gets the same room. Only
+   * remembered once made, two such creates made two rooms, the first left an orphan lobby (Redis mode:
+   * session 36's race audit).
+   */
+  private readonly creating = new Map<string, Promise<CreateOutcome>>();
   /** Last record this process committed per room, least recently committed first. */
   private readonly recent = new Map<string, CachedRoom>();
   private accepting = true;
@@ -200,13 +210,32 @@ export class RoomService {
     return this.queue.run(roomCode, fn);
   }
 
-  /** Creates a room hosted by `actorId` under a free random code. Retrying a command id returns the same room. */
-  async createRoom(
+  /**
+   * Creates a room hosted by `actorId` under a free random code. Retrying a command id returns the same
+   * room, while the first is still being made too.
+   */
+  createRoom(
     actorId: string,
     commandId: string,
     hostName: string,
     startingChips: number,
-  ): Promise<{ ok: true; record: StoredRoom } | { ok: false; error: string }> {
+  ): Promise<CreateOutcome> {
+    const retryKey = `${actorId}\n${commandId}`;
+    const inFlight = this.creating.get(retryKey);
+    if (inFlight) return inFlight;
+    const made = this.makeRoom(actorId, commandId, hostName, startingChips).finally(() =>
+      this.creating.delete(retryKey),
+    );
+    this.creating.set(retryKey, made);
+    return made;
+  }
+
+  private async makeRoom(
+    actorId: string,
+    commandId: string,
+    hostName: string,
+    startingChips: number,
+  ): Promise<CreateOutcome> {
     const started = performance.now();
     const log = (result: { ok: boolean; error?: string; room?: string; duplicate?: boolean }) =>
       this.deps.logger.info(
