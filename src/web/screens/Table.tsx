@@ -150,6 +150,15 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // An all-in showdown before the river: the dealer still turns the rest of the board over.
   const reached = undecided && gs.autoAdvancedReason ? stageReached(room) : null;
   const boardToDeal = reached && reached !== 'RIVER' ? t.dealRest(reached) : null;
+  // The host's showdown, said (the banner appears with its text, often unread, and the host's dock
+  // line is empty then): what happened and that the winner is theirs to declare.
+  useAnnounced(
+    undecided && isHost ? `declare:${gs.handNumber}` : null,
+    [showdownBanner, boardToDeal, t.hostCanDeclare]
+      .filter((s) => s !== null)
+      .map((s) => (/[.!?]$/.test(s) ? s : `${s}.`))
+      .join(' '),
+  );
   // The board as the real table has it: a showdown has five cards (the dealer turns the rest over for
   // an all-in), but a hand won by folds stops where the betting did: "5 of 5 community cards dealt"
   // after a fold before the flop (session 36's accessibility audit).

@@ -84,6 +84,18 @@ describe('the announcer at the table', () => {
     expect(said()).toBe('Pot $4.00 to Ben');
   });
 
+  it("tells the host the showdown is theirs to declare; the all-in's board to deal with it", () => {
+    let room = started(['Ana', 'Ben', 'Cal']);
+    const { rerender } = render(view(room, 'ana'));
+    room = actNow(room, 'ALL_IN'); // Ana
+    room = actNow(room, 'FOLD'); // Ben
+    room = actNow(room, 'CALL'); // Cal all-in too: to the showdown before the flop
+    rerender(view(room, 'ana'));
+    expect(said()).toBe(
+      'All Players All-In. Deal the flop, the turn and the river first. Host can now declare the winner.',
+    );
+  });
+
   it('shows the board reached, not five cards, after a fold win before the flop', () => {
     let room = started(['Ana', 'Ben', 'Cal']);
     room = actNow(room, 'FOLD');
