@@ -1,30 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-import { sourceStamp, writeStamp } from './scripts/source-stamp.mjs';
+import { defineConfig } from 'vite';
+import { sourceStampPlugin } from './scripts/source-stamp.mjs';
 import { webSources, webStampFile } from './src/server/web-build';
 
 const REPO_ROOT = fileURLToPath(new URL('.', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('dist/web', import.meta.url));
-
-/**
- * Records the stamp of the sources a build was made from beside it (dist/web-sources.txt), which
- * `npm start` and the e2e suite compare with the sources' stamp now (src/server/web-build.ts). Taken
- * when the build starts: a source saved while it runs leaves the build stale, as it is.
- */
-function sourceStampPlugin(): Plugin {
-  let stamp: string | null = null;
-  return {
-    name: 'chipless-source-stamp',
-    apply: 'build',
-    buildStart() {
-      stamp = sourceStamp(webSources(REPO_ROOT));
-    },
-    closeBundle() {
-      writeStamp(webStampFile(OUT_DIR), stamp);
-    },
-  };
-}
 
 /**
  * The oldest browsers the web app supports (src/web/README.md, "Browser support"): the phones friends
@@ -46,7 +27,16 @@ export default defineConfig(({ command }) => {
   return {
     root: 'src/web',
     publicDir: 'public',
-    plugins: [react(), sourceStampPlugin()],
+    // The stamp of the sources a build of dist/web was made from, beside it (dist/web-sources.txt),
+    // which `npm start` and the e2e suite compare with the sources' now (src/server/web-build.ts).
+    plugins: [
+      react(),
+      sourceStampPlugin({
+        sources: () => webSources(REPO_ROOT),
+        outDir: OUT_DIR,
+        stampFile: webStampFile(OUT_DIR),
+      }),
+    ],
     build: {
       outDir: '../../dist/web',
       emptyOutDir: true,

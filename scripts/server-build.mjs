@@ -16,9 +16,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * `import.meta.url` (the web build in dist/web, the repo root) resolve the same from either. */
 export const SERVER_OUT = join(ROOT, 'dist', 'server');
 /** The sources the server is built from (the web app's are not part of it). */
-const SOURCE_DIRS = ['src/server', 'src/engine', 'src/shared', 'scripts/source-stamp.mjs'].map((dir) =>
-  join(ROOT, dir),
-);
+const SOURCE_FOLDERS = ['src/server', 'src/engine', 'src/shared'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = [...SOURCE_FOLDERS, join(ROOT, 'scripts/source-stamp.mjs')];
 
 /** esbuild options shared by the server build and the benchmark's floor server (bench/load.ts). */
 export const NODE_BUNDLE = {
@@ -44,8 +43,9 @@ const ENTRIES = ['main.js', 'sqlite-writer.js', 'room-thread.js'];
  */
 export function serverBuildIsStale() {
   if (!ENTRIES.every((name) => existsSync(join(SERVER_OUT, name)))) return true;
-  const now = sourceStamp(SOURCE_DIRS);
-  return now !== null && now !== readStamp(STAMP);
+  // scripts/ comes with any copy that can run `npm start`: only the source folders tell.
+  if (!SOURCE_FOLDERS.some((dir) => existsSync(dir))) return false;
+  return sourceStamp(SOURCE_DIRS) !== readStamp(STAMP);
 }
 
 /**

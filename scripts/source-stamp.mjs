@@ -6,8 +6,8 @@
 // files were committed before the old build was made kept running the old server and serving the old
 // web app, with no warning, until some later restart (the upgrade audit of session 36).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 /**
  * The stamp of everything under `paths` (files and directories, walked in name order), or null when
@@ -26,7 +26,9 @@ export function sourceStamp(paths) {
       return;
     }
     files++;
-    hash.update(`${index}\0${relative(top, path)}\0${info.size}\0${info.mtimeMs}\n`);
+    // To the millisecond: a time set back from a Date (a test, an unpacker) keeps no more, and comes
+    // back a hair off (x.123 ms is stored as x.122999 ms); the part below would make it another source.
+    hash.update(`${index}\0${relative(top, path)}\0${info.size}\0${Math.round(info.mtimeMs)}\n`);
   };
   for (const [index, path] of paths.entries()) walk(index, path, path);
   return files === 0 ? null : hash.digest('hex');
@@ -44,4 +46,37 @@ export function readStamp(file) {
 /** Records `stamp` in `file` (a build just made from those sources). */
 export function writeStamp(file, stamp) {
   if (stamp !== null) writeFileSync(file, `${stamp}\n`);
+}
+
+/**
+ * The Vite plugin that records, in `stampFile`, the stamp of `sources()` a build into `outDir` was made
+ * from (vite.config.ts). Taken when the build starts (a source saved while it runs leaves the build
+ * stale, as it is); the old stamp is removed then, and the new one written only once the bundle is
+ * written: a failed build leaves none, so the next start builds again (vite runs closeBundle after a
+ * failed build too). A build into another folder (a test's) records nothing: the stamp would claim
+ * `outDir` holds a build it does not.
+ */
+export function sourceStampPlugin({ sources, outDir, stampFile }) {
+  let ours = false;
+  let stamp = null;
+  let written = false;
+  return {
+    name: 'chipless-source-stamp',
+    apply: 'build',
+    configResolved(config) {
+      ours = resolve(config.root, config.build.outDir) === resolve(outDir);
+    },
+    buildStart() {
+      written = false;
+      if (!ours) return;
+      rmSync(stampFile, { force: true });
+      stamp = sourceStamp(sources());
+    },
+    writeBundle() {
+      written = true;
+    },
+    closeBundle() {
+      if (ours && written) writeStamp(stampFile, stamp);
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sourceStamp, writeStamp } from '../../scripts/source-stamp.mjs';
+import { readStamp, sourceStamp, sourceStampPlugin, writeStamp } from '../../scripts/source-stamp.mjs';
 import { webBuildIsStale, webSources, webStampFile } from './web-build';
 
 const dirs: string[] = [];
@@ -82,5 +82,55 @@ describe('web build for npm start: built when missing or made from other sources
   it('a copy without the sources (only dist/) is never stale', () => {
     const { webDir } = repo(1_000);
     expect(webBuildIsStale(webDir, webSources(join(webDir, 'no-repo-here')))).toBe(false);
+  });
+});
+
+describe("vite's plugin that records the stamp (vite.config.ts)", () => {
+  /** The plugin's hooks as vite calls them, for a build into `into`. */
+  function plugin(root: string, webDir: string, into = webDir) {
+    const p = sourceStampPlugin({
+      sources: () => webSources(root),
+      outDir: webDir,
+      stampFile: webStampFile(webDir),
+    });
+    const hook = (name: string, ...args: unknown[]) =>
+      (p as unknown as Record<string, (...a: unknown[]) => void>)[name]!(...args);
+    hook('configResolved', { root: join(root, 'src/web'), build: { outDir: into } });
+    return hook;
+  }
+
+  it('a build that writes its bundle records the stamp of the sources it started from', () => {
+    const { root, webDir, stale, touch } = repo(1_000);
+    touch('src/engine/hand.ts', 2_000);
+    expect(stale()).toBe(true);
+    const hook = plugin(root, webDir);
+    hook('buildStart');
+    hook('writeBundle');
+    hook('closeBundle');
+    expect(stale()).toBe(false);
+  });
+
+  it('a failed build (closeBundle without writeBundle) leaves no stamp: the next start builds again', () => {
+    // Vite runs closeBundle after a failed build too; the stamp then claimed the old dist/web was
+    // made from the sources that failed (session 36's review).
+    const { root, webDir, stale, touch } = repo(1_000);
+    touch('src/engine/hand.ts', 2_000);
+    const hook = plugin(root, webDir);
+    hook('buildStart');
+    hook('closeBundle');
+    expect(readStamp(webStampFile(webDir))).toBeNull();
+    expect(stale()).toBe(true);
+  });
+
+  it("a build into another folder (browser-support.test's) leaves dist/web's stamp as it was", () => {
+    const { root, webDir, stale, touch } = repo(1_000);
+    touch('src/engine/hand.ts', 2_000);
+    const before = readStamp(webStampFile(webDir));
+    const hook = plugin(root, webDir, join(root, 'elsewhere'));
+    hook('buildStart');
+    hook('writeBundle');
+    hook('closeBundle');
+    expect(readStamp(webStampFile(webDir))).toBe(before);
+    expect(stale()).toBe(true);
   });
 });
