@@ -1,9 +1,16 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Suspense, use } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmModal } from './ConfirmModal';
 import { dialogOpen, Modal } from './Modal';
 
 afterEach(cleanup);
+
+/** A screen whose code never comes (a lazy screen still loading). */
+const never = new Promise<never>(() => {});
+function Loading(): never {
+  return use(never);
+}
 
 function Harness({ open }: { open: boolean }) {
   return (
@@ -80,5 +87,32 @@ describe('Modal', () => {
     expect(dialogOpen()).toBe(true);
     cleanup();
     expect(dialogOpen()).toBe(false);
+  });
+
+  it('a dialog on a screen Suspense hides (the landing, while the lobby loads) no longer counts, nor keeps #root inert', async () => {
+    // The create form was still "open" under "Opening the game…": #root inert, dialogOpen true, so the
+    // reload for a new build waited for ever (session 36, e2e/restart.test.ts).
+    const root = document.body.appendChild(document.createElement('div'));
+    root.id = 'root';
+    const screenOf = (loading: boolean) => (
+      <Suspense fallback={<p>Opening the game…</p>}>
+        {loading ? (
+          <Loading />
+        ) : (
+          <Modal title="Start a Game" onClose={() => {}}>
+            <input aria-label="Your Name" />
+          </Modal>
+        )}
+      </Suspense>
+    );
+    const { rerender } = render(screenOf(false), { container: root });
+    expect(dialogOpen()).toBe(true);
+    expect(root.hasAttribute('inert')).toBe(true);
+    await act(async () => rerender(screenOf(true)));
+    expect(screen.getByText('Opening the game…')).toBeTruthy();
+    expect(dialogOpen()).toBe(false);
+    expect(root.hasAttribute('inert')).toBe(false);
+    cleanup();
+    root.remove();
   });
 });

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { common } from '../texts';
 import { CloseIcon } from './icons';
@@ -44,7 +44,11 @@ export function Modal({ title, onClose, children, className, hideClose, describe
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: React cleans those up when Suspense hides the screen a dialog is on (the landing,
+  // with the create form still open, while the lobby's code loads after the create), and runs them
+  // again if it is shown again. A passive one stayed: #root inert under "Opening the game…" and the
+  // dialog counted open (dialogOpen) while none was shown (session 36, e2e/restart.test.ts).
+  useLayoutEffect(() => {
     const node = ref.current;
     if (!node) return;
     stack.push(titleId);

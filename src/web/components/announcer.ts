@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { dialogOpen } from './Modal';
 
 /**
  * The app's one live region outside `#root`, for what a screen reader must hear whatever is open.
@@ -47,9 +48,24 @@ export function announce(text: string): void {
 }
 
 /**
+ * Whether a dialog covers the screen, so that the screen's own live regions go unheard: one is open
+ * and the browser has `inert` (Modal.tsx). Without `inert` (iOS before 15.5, Chrome before 102,
+ * Firefox before 112: within the browser floor) the screen stays live under the dialog, and saying the
+ * same here too would read it twice (session 36's review).
+ */
+export function screenCovered(): boolean {
+  return dialogOpen() && typeof HTMLElement !== 'undefined' && 'inert' in HTMLElement.prototype;
+}
+
+/**
  * Announces `text` whenever `key` changes, and on the first render too when `onMount` is set; a
- * change is said only when `onlyIf` (asked at the time) allows, the first render's always. A null key
- * says nothing (and a key that comes back after null is said again).
+ * change is said only when `onlyIf` allows, the first render's always. A null key says nothing (and a
+ * key that comes back after null is said again).
+ *
+ * `onlyIf` is asked while rendering, not in the effect: a dialog that closes in the render where the
+ * turn moves on (a raise made, the "Fold instead of checking?" answered) is still open while the
+ * screen's turn line changes under it, inert, and already gone by the time an effect runs, which then
+ * said nothing either (session 36's review).
  */
 export function useAnnounced(
   key: string | null,
@@ -57,11 +73,12 @@ export function useAnnounced(
   options: { onMount?: boolean; onlyIf?: () => boolean } = {},
 ): void {
   const last = useRef<string | null | undefined>(options.onMount ? undefined : key);
-  const { onlyIf } = options;
+  const allowed = options.onlyIf?.() ?? true;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `allowed` is this render's answer, read with its key.
   useEffect(() => {
     if (key === last.current) return;
     const first = last.current === undefined;
     last.current = key;
-    if (key !== null && (first || (onlyIf?.() ?? true))) announce(text);
-  }, [key, text, onlyIf]);
+    if (key !== null && (first || allowed)) announce(text);
+  }, [key, text]);
 }

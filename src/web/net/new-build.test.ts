@@ -8,6 +8,8 @@ function deps(over: Partial<NewBuildDeps> = {}) {
   const reload = vi.fn();
   const d: NewBuildDeps = {
     reachable: async () => true,
+    busy: () => false,
+    wait: async () => {},
     reload,
     now: () => 1_000_000,
     store: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => void stored.set(k, v) },
@@ -21,8 +23,8 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     const { d, reload } = deps();
     expect(await reloadForNewBuild(d)).toBe(true);
     expect(reload).toHaveBeenCalledTimes(1);
-    // A second failure on the same page (another screen's file) asks nothing more.
-    expect(await reloadForNewBuild(d)).toBe(false);
+    // A second failure on the same page (another screen's file) joins it: no second reload.
+    expect(await reloadForNewBuild(d)).toBe(true);
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
@@ -44,7 +46,20 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     expect(reload).not.toHaveBeenCalled();
   });
 
-  it('without storage (refused), still once for the page', async () => {
+  it('waits while a dialog is open or a field has focus (a form just opened), then reloads', async () => {
+    let checks = 0;
+    const { d, reload } = deps({ busy: () => ++checks < 4 });
+    const again = deps({}).d;
+    const first = reloadForNewBuild(d);
+    // Another failure meanwhile (the lobby's file, after the create) waits for the same decision.
+    const second = reloadForNewBuild(again);
+    expect(await first).toBe(true);
+    expect(await second).toBe(true);
+    expect(checks).toBe(4);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('without storage (refused), never: nothing could keep it from reloading in a loop', async () => {
     const { d, reload } = deps({
       store: {
         getItem: () => {
@@ -55,8 +70,8 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
         },
       },
     });
-    expect(await reloadForNewBuild(d)).toBe(true);
     expect(await reloadForNewBuild(d)).toBe(false);
-    expect(reload).toHaveBeenCalledTimes(1);
+    expect(await reloadForNewBuild({ ...d, store: null })).toBe(false);
+    expect(reload).not.toHaveBeenCalled();
   });
 });

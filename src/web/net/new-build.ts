@@ -1,3 +1,5 @@
+import { dialogOpen } from '../components/Modal';
+
 /**
  * A page left open across a server upgrade: each build's code files carry their hash in their names,
  * and a new build's server no longer has the old ones. The page's next screen to load (the lobby after
@@ -7,13 +9,18 @@
  * local storage, so the phone comes back to it).
  *
  * Not when the server cannot be reached (a phone offline: a reload would show the browser's own error
- * page instead of the app's), and at most once a minute (a file missing for another reason must not
- * reload the page in a loop; the error screen's Reload button stays).
+ * page instead of the app's), and at most once a minute a tab (a file missing for another reason must
+ * not reload the page in a loop; the error screen's Reload button stays), so not at all where the tab
+ * cannot keep that time (storage refused). Not while a dialog is open or a field has focus either: the
+ * room screens are fetched in the background when Start a Game opens, and a reload then closed the
+ * form under the thumb, or dropped the answer to a create already sent (session 36's review); the
+ * reload waits until the form is closed or sent. A room screen that needs its file meanwhile shows
+ * "Getting back to your game…" until the reload (Home.tsx), not the error screen.
  */
 const KEY = 'chipless:reloadedForNewBuild';
 const AT_MOST_EVERY_MS = 60_000;
-/** Whether this page has asked for its reload already (storage may be unavailable). */
-let reloadedHere = false;
+/** How often a reload waiting for the player to finish (busy) looks again. */
+const BUSY_CHECK_MS = 250;
 
 export interface NewBuildDeps {
   /** Whether the server answers (the page's own address, not from any cache). */
@@ -22,6 +29,9 @@ export interface NewBuildDeps {
   now: () => number;
   /** Where the last such reload's time is kept for the tab (sessionStorage); null when unavailable. */
   store: Pick<Storage, 'getItem' | 'setItem'> | null;
+  /** Whether the player is in the middle of something: a dialog open, a field with focus. */
+  busy: () => boolean;
+  wait: (ms: number) => Promise<void>;
 }
 
 function sessionStore(): NewBuildDeps['store'] {
@@ -33,6 +43,10 @@ function sessionStore(): NewBuildDeps['store'] {
 }
 
 const browserDeps = (): NewBuildDeps => ({
+  busy: () =>
+    dialogOpen() ||
+    (document.activeElement instanceof HTMLElement &&
+      document.activeElement.matches('input, select, textarea')),
   reachable: () =>
     fetch('/', { method: 'HEAD', cache: 'no-store' }).then(
       (res) => res.ok,
@@ -41,34 +55,47 @@ const browserDeps = (): NewBuildDeps => ({
   reload: () => window.location.reload(),
   now: () => Date.now(),
   store: sessionStore(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 });
 
-/** Reloads the page for a code file that did not load, when it should (above). True when it did. */
-export async function reloadForNewBuild(deps: NewBuildDeps = browserDeps()): Promise<boolean> {
-  let last = 0;
+/** The decision under way, if any: every failure meanwhile waits for the same one. */
+let deciding: Promise<boolean> | null = null;
+
+/**
+ * Reloads the page for a code file that did not load, when it should (above), once the player is not
+ * in the middle of something. Resolves true when the page is reloading, false when it will not.
+ */
+export function reloadForNewBuild(deps: NewBuildDeps = browserDeps()): Promise<boolean> {
+  deciding ??= decide(deps).then((reloading) => {
+    if (!reloading) deciding = null;
+    return reloading;
+  });
+  return deciding;
+}
+
+async function decide(deps: NewBuildDeps): Promise<boolean> {
+  const { store } = deps;
+  if (!store) return false;
   try {
-    last = Number(deps.store?.getItem(KEY) ?? 0) || 0;
+    const last = Number(store.getItem(KEY) ?? 0) || 0;
+    if (deps.now() - last < AT_MOST_EVERY_MS) return false;
+    while (deps.busy()) await deps.wait(BUSY_CHECK_MS);
+    if (!(await deps.reachable())) return false;
+    store.setItem(KEY, String(deps.now()));
   } catch {
-    // Storage refused (private mode): the once-a-minute rule then holds for this page only.
-  }
-  if (deps.now() - last < AT_MOST_EVERY_MS || reloadedHere) return false;
-  if (!(await deps.reachable())) return false;
-  reloadedHere = true;
-  try {
-    deps.store?.setItem(KEY, String(deps.now()));
-  } catch {
-    // As above.
+    // Storage refused (private mode): no reload, for nothing could keep it from looping.
+    return false;
   }
   deps.reload();
   return true;
 }
 
-/** For tests: forgets that this page asked for a reload. */
+/** For tests: forgets a decision this page made. */
 export function resetNewBuildReload(): void {
-  reloadedHere = false;
+  deciding = null;
 }
 
-/** Listens for Vite's `vite:preloadError` (main.tsx). */
+/** Listens for Vite's `vite:preloadError` (main.tsx): a code file besides the room screens' (Home.tsx). */
 export function installNewBuildReload(): void {
   window.addEventListener('vite:preloadError', () => void reloadForNewBuild());
 }

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
+import { reloadForNewBuild } from '../net/new-build';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
 import { useSearchParams } from '../router';
@@ -26,7 +27,16 @@ function roomScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
     });
   const Lazy = lazy(() => {
     const screen = loaded;
-    if (screen === null) return preload().then((s) => ({ default: s }));
+    // A file gone with a server upgrade: the page reloads into the new build (new-build.ts), and the
+    // screen waits for it ("Getting back to your game…") rather than show the error screen.
+    if (screen === null)
+      return preload().then(
+        (s) => ({ default: s }),
+        (err: unknown) =>
+          reloadForNewBuild().then((reloading) =>
+            reloading ? new Promise<never>(() => {}) : Promise.reject(err),
+          ),
+      );
     const ready: PromiseLike<{ default: ComponentType<P> }> = {
       // biome-ignore lint/suspicious/noThenProperty: a thenable React.lazy reads as loaded is the point.
       then: (resolve) => Promise.resolve(resolve?.({ default: screen })) as never,

@@ -12,12 +12,11 @@ import {
 } from '../../engine';
 import type { Command, Player, Room } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
-import { useAnnounced } from '../components/announcer';
+import { screenCovered, useAnnounced } from '../components/announcer';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useArrivalFocus, useFocusRescue } from '../components/focus';
 import { FormError, SlowLine, useAction } from '../components/forms';
 import { LeaveIcon } from '../components/icons';
-import { dialogOpen } from '../components/Modal';
 import { useTurnBuzz, useWakeLock } from '../game/effects';
 import { canRaise } from '../game/raise';
 import {
@@ -135,7 +134,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // otherwise it says each turn itself), and each hand's result, which nothing else reads out.
   const turnKey = gs.currentTurnPlayerId ? `${gs.handNumber}:${gs.stage}:${gs.currentTurnPlayerId}` : null;
   const turnSaid = myTurn ? t.yourTurn : turnPlayer ? t.playersTurn(turnPlayer.name) : '';
-  useAnnounced(turnKey, turnSaid, { onMount: true, onlyIf: dialogOpen });
+  useAnnounced(turnKey, turnSaid, { onMount: true, onlyIf: screenCovered });
   const result = handResult(room);
   useAnnounced(result?.key ?? null, result?.text ?? '');
 

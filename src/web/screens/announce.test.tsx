@@ -58,6 +58,18 @@ describe('the announcer at the table', () => {
     expect(said()).toBe("Cal's Turn");
   });
 
+  it('says the turn that moves on as the dialog it was under closes (a raise made)', () => {
+    const room = actNow(started(['Ana', 'Ben', 'Cal']), 'CALL'); // Ana calls: Ben's turn
+    const { rerender } = render(view(room, 'ben'));
+    said();
+    fireEvent.click(screen.getByRole('button', { name: 'Raise' }));
+    expect(screen.getByRole('dialog', { name: 'Raise' })).toBeTruthy();
+    // Ben's raise goes through: the turn moves to Cal and the dialog closes in the same render.
+    rerender(view(actNow(room, 'RAISE', 600), 'ben'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(said()).toBe("Cal's Turn");
+  });
+
   it("says a fold win in the overlay's words, once", () => {
     let room = started(['Ana', 'Ben', 'Cal']);
     const { rerender } = render(view(room, 'ana'));
@@ -69,6 +81,12 @@ describe('the announcer at the table', () => {
     // The overlay shows it to the eye, not as a second live region.
     act(() => vi.advanceTimersByTime(500));
     expect(document.querySelector('.win-overlay')!.getAttribute('role')).toBeNull();
+    // Said once: the table's next renders (the overlay showing, then going) say nothing more.
+    document.getElementById('announcer')!.textContent = '';
+    rerender(view(room, 'ana'));
+    act(() => vi.advanceTimersByTime(4_000));
+    rerender(view(room, 'ana'));
+    expect(said()).toBe('');
   });
 
   it("says a showdown's awards as the hand log writes them, not before", () => {
