@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isHttpUrl, isSitePath, PLAIN_EMAIL } from '../shared/links';
 import { DEFAULT_HELPER_THREADS_NICE } from './helper-threads';
+import type { Logger } from './logger';
 import { isDiskFull } from './store/disk-full';
 
 /**
@@ -205,9 +206,15 @@ export const SESSION_SECRET_FILE = 'session-secret';
 
 /**
  * The session secret from DATA_DIR, generated and written (mode 0600) on first start so tokens keep
- * working across restarts. Used when SESSION_SECRET is unset.
+ * working across restarts. Used when SESSION_SECRET is unset. `report.logger` hears of a generated
+ * secret at info, and at error when `report.storedDatabase` (the SQLite file that was in DATA_DIR
+ * before this start opened the store) is given: its secret was lost, and with it every seat of the
+ * rooms stored there (their phones' tokens were signed with it).
  */
-export function readOrCreateSecretFile(dataDir: string): string {
+export function readOrCreateSecretFile(
+  dataDir: string,
+  report?: { logger: Pick<Logger, 'info' | 'error'>; storedDatabase?: string | undefined },
+): string {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, SESSION_SECRET_FILE);
   try {
@@ -243,6 +250,14 @@ export function readOrCreateSecretFile(dataDir: string): string {
     throw err;
   }
   closeSync(fd);
+  report?.logger.info({ file }, `generated a new session secret at ${file}`);
+  const database = report?.storedDatabase;
+  if (database !== undefined) {
+    report?.logger.error(
+      { file, database },
+      `generated a new session secret at ${file}, but ${database} already exists: the phones of the rooms stored there can no longer resume their seats (their tokens were signed with the lost secret). Stop the server, restore ${file} from a backup of DATA_DIR, and start again.`,
+    );
+  }
   return secret;
 }
 

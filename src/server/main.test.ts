@@ -129,6 +129,32 @@ describe('main.ts', () => {
     }
   });
 
+  it('logs a generated session secret, and as an error when the database it signed tokens for stays', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'session-secret');
+    const start = async () => {
+      const server = await launch({ DATA_DIR: dataDir, SESSION_SECRET: '' });
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string; dataDir?: string });
+      // The absolute DATA_DIR, for an operator to see which directory a start used.
+      expect(lines.find((l) => l.msg === 'Chipless is listening')?.dataDir).toBe(dataDir);
+      return lines.filter((l) => l.msg.includes('session secret')).map((l) => [l.level, l.msg]);
+    };
+    // A first start: the database is created after the secret, so no error.
+    expect(await start()).toEqual([[30, `generated a new session secret at ${file}`]]);
+    expect(await start()).toEqual([]);
+    rmSync(file);
+    const lost = await start();
+    expect(lost.map(([level]) => level)).toEqual([30, 50]);
+    expect(lost[1]?.[1]).toContain('can no longer resume their seats');
+  }, 60_000);
+
   it.skipIf(!hasServer)(
     'with Redis, warns at start of a Redis that would lose rooms (redis-durability.ts)',
     async () => {

@@ -6,7 +6,9 @@
  * close, the store closes, exit 0. The room thread ending on its own ends the process (exit 1):
  * without it no room can be served, and the store keeps every acknowledged command.
  */
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { ServerOptions } from 'socket.io';
@@ -16,6 +18,7 @@ import { lowerHelperThreads } from './helper-threads';
 import { createLogger, type Logger } from './logger';
 import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
+import { SQLITE_FILE_NAME } from './store/sqlite-store';
 import { type RoomThread, startRoomThread } from './thread-rooms';
 import { buildWebIfStale } from './web-build';
 
@@ -23,10 +26,18 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** SESSION_SECRET, else the generated one: in DATA_DIR (SQLite) or shared through Redis. */
-async function resolveSessionSecret(config: Config): Promise<string> {
+/**
+ * SESSION_SECRET, else the generated one: in DATA_DIR (SQLite) or shared through Redis. SQLite:
+ * `storedDatabase` is the database file found before the store opened, if any; a secret generated
+ * beside it is one that was lost (logged as an error).
+ */
+async function resolveSessionSecret(
+  config: Config,
+  logger: Logger,
+  storedDatabase: string | undefined,
+): Promise<string> {
   if (config.sessionSecret) return config.sessionSecret;
-  if (config.store === 'sqlite') return readOrCreateSecretFile(config.dataDir);
+  if (config.store === 'sqlite') return readOrCreateSecretFile(config.dataDir, { logger, storedDatabase });
   if (!config.redisUrl) throw new ConfigError('REDIS_URL is required when STORE=redis');
   const { sharedSessionSecret } = await import('./store/redis-session-secret');
   return sharedSessionSecret(config.redisUrl, randomSecret(), { keyPrefix: config.redisKeyPrefix });
@@ -79,6 +90,9 @@ async function main(): Promise<void> {
   if (config.heapGrowingPercent > 0)
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 
+  // Before the store opens (and creates it): a database here now holds rooms of an earlier start.
+  const database = join(config.dataDir, SQLITE_FILE_NAME);
+  const storedDatabase = config.store === 'sqlite' && existsSync(database) ? database : undefined;
   let store: RoomStore | undefined;
   let roomThread: RoomThread | undefined;
   if (config.store === 'sqlite' && config.roomThread) {
@@ -94,7 +108,7 @@ async function main(): Promise<void> {
   } else {
     store = await createStore(config, logger);
   }
-  const sessionSecret = await resolveSessionSecret(config);
+  const sessionSecret = await resolveSessionSecret(config, logger, storedDatabase);
   if (config.store === 'redis' && config.redisUrl) {
     // Rooms are only as safe as Redis keeps them: say so at start when it would lose them.
     const { warnAboutRedisDurability } = await import('./store/redis-durability');

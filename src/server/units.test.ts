@@ -1,15 +1,39 @@
 /** Unit tests of the server's small pure parts: identity tokens, token buckets, config, analytics mapping. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../engine';
 import { countersForEvents, dailyKey, TOTAL_HANDS_DEALT } from './analytics';
 import { ConfigError, loadConfig, readOrCreateSecretFile } from './config';
 import { createIdentity } from './identity';
+import { createLogger } from './logger';
 import { clientIp, ipLimitKey, KeyedRateLimiter, TokenBucket } from './rate-limit';
 import { randomRoomCode } from './room-service';
 import { escapeHtml, injectPageMeta } from './static-site';
+
+/** A real logger at info whose JSON lines a test reads (once the writes it made have landed). */
+function capturedLogger() {
+  const lines: { level: number; msg: string }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n'))
+        if (line) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
+  const logger = createLogger('info', stream);
+  return {
+    logger,
+    lines: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return lines.map((l) => [l.level, l.msg] as const);
+    },
+  };
+}
+const INFO = 30;
+const ERROR = 50;
 
 describe('identity', () => {
   const identity = createIdentity('a-test-secret-of-some-length');
@@ -244,6 +268,35 @@ describe('config', () => {
       expect(readOrCreateSecretFile(dir)).toBe(a);
       writeFileSync(join(dir, 'session-secret'), 'short\n');
       expect(() => readOrCreateSecretFile(dir)).toThrow(ConfigError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a generated session secret is logged at info; generated beside a stored database, an error says what was lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chipless-secret-'));
+    const file = join(dir, 'session-secret');
+    const database = join(dir, 'chipless.sqlite');
+    try {
+      const first = capturedLogger();
+      readOrCreateSecretFile(dir, { logger: first.logger });
+      expect(await first.lines()).toEqual([[INFO, `generated a new session secret at ${file}`]]);
+      // Kept: nothing to say on the next starts, database or not.
+      readOrCreateSecretFile(dir, { logger: first.logger, storedDatabase: database });
+      expect(await first.lines()).toHaveLength(1);
+
+      // The secret lost while the rooms' database stays: every stored room's phones lose their seats.
+      rmSync(file);
+      const lost = capturedLogger();
+      readOrCreateSecretFile(dir, { logger: lost.logger, storedDatabase: database });
+      expect(existsSync(file)).toBe(true);
+      expect(await lost.lines()).toEqual([
+        [INFO, `generated a new session secret at ${file}`],
+        [
+          ERROR,
+          `generated a new session secret at ${file}, but ${database} already exists: the phones of the rooms stored there can no longer resume their seats (their tokens were signed with the lost secret). Stop the server, restore ${file} from a backup of DATA_DIR, and start again.`,
+        ],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
