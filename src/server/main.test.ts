@@ -155,6 +155,31 @@ describe('main.ts', () => {
     expect(lost[1]?.[1]).toContain('can no longer resume their seats');
   }, 60_000);
 
+  it("warns once when X-Forwarded-For arrives while TRUST_PROXY is off (phones would share the proxy's limits)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    dirs.push(dataDir);
+    const server = await launch({ DATA_DIR: dataDir, TRUST_PROXY: '' });
+    const visit = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/analytics/visit`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', ...headers },
+        body: JSON.stringify({ sessionId: 's1', newSession: false }),
+      });
+    expect((await visit({})).status).toBe(204);
+    expect((await visit({ 'X-Forwarded-For': '203.0.113.7' })).status).toBe(204);
+    expect((await visit({ 'X-Forwarded-For': '203.0.113.8' })).status).toBe(204);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const warnings = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.msg.includes('X-Forwarded-For'));
+    expect(warnings.map((l) => l.level)).toEqual([40]);
+    expect(warnings[0]?.msg).toContain('set TRUST_PROXY=true');
+  }, 30_000);
+
   it.skipIf(!hasServer)(
     'with Redis, warns at start of a Redis that would lose rooms (redis-durability.ts)',
     async () => {

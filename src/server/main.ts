@@ -16,6 +16,7 @@ import { type Application, createApplication, DEFAULT_WEB_DIR } from './app';
 import { type Config, ConfigError, loadConfig, randomSecret, readOrCreateSecretFile } from './config';
 import { lowerHelperThreads } from './helper-threads';
 import { createLogger, type Logger } from './logger';
+import { onUntrustedForwardedFor } from './rate-limit';
 import { createStore } from './store';
 import type { RoomStore } from './store/room-store';
 import { SQLITE_FILE_NAME } from './store/sqlite-store';
@@ -86,6 +87,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
+  if (!config.trustProxy) {
+    onUntrustedForwardedFor(() =>
+      logger.warn(
+        "a request came with an X-Forwarded-For header while TRUST_PROXY is off: behind a reverse proxy, every phone has the proxy's address and all of them share its per-IP rate limits (joins, connections). If your proxy appends its client's address to X-Forwarded-For (nginx: $proxy_add_x_forwarded_for), set TRUST_PROXY=true; without a proxy, a client wrote the header and it is ignored (said once per process)",
+      ),
+    );
+  }
   // Before the heap grows: from the next garbage collection on, V8 sizes the heap with this factor.
   if (config.heapGrowingPercent > 0)
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);

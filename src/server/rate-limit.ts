@@ -28,6 +28,19 @@ export function ipLimitKey(address: string): string {
     .join(':')}::/64`;
 }
 
+/** Hears of the first X-Forwarded-For header clientIp ignores; see onUntrustedForwardedFor. */
+let untrustedForwardedFor: (() => void) | undefined;
+
+/**
+ * Sets what hears, once per process, that a request or handshake carried an X-Forwarded-For header
+ * while TRUST_PROXY is off (main.ts: a warning). Behind a reverse proxy that means every phone has the
+ * proxy's address and they all share its per-IP limits. Once: after the first, clientIp pays a
+ * variable check; until then, a header lookup. `undefined` clears it (tests).
+ */
+export function onUntrustedForwardedFor(listener: (() => void) | undefined): void {
+  untrustedForwardedFor = listener;
+}
+
 /**
  * The client per-IP limits key on (ipLimitKey of its address). Without `trustProxy`, the peer's
  * address. Behind a trusted proxy, the right-most X-Forwarded-For entry: the one that proxy appended
@@ -41,7 +54,14 @@ export function clientIp(
   trustProxy: boolean,
 ): string {
   const peer = ipLimitKey(remoteAddress ?? 'unknown');
-  if (!trustProxy) return peer;
+  if (!trustProxy) {
+    if (untrustedForwardedFor !== undefined && headers['x-forwarded-for'] !== undefined) {
+      const listener = untrustedForwardedFor;
+      untrustedForwardedFor = undefined;
+      listener();
+    }
+    return peer;
+  }
   const last = lastForwarded(headers, 'x-forwarded-for');
   return last ? ipLimitKey(last) : peer;
 }

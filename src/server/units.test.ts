@@ -9,7 +9,7 @@ import { countersForEvents, dailyKey, TOTAL_HANDS_DEALT } from './analytics';
 import { ConfigError, loadConfig, readOrCreateSecretFile } from './config';
 import { createIdentity } from './identity';
 import { createLogger } from './logger';
-import { clientIp, ipLimitKey, KeyedRateLimiter, TokenBucket } from './rate-limit';
+import { clientIp, ipLimitKey, KeyedRateLimiter, onUntrustedForwardedFor, TokenBucket } from './rate-limit';
 import { randomRoomCode } from './room-service';
 import { escapeHtml, injectPageMeta } from './static-site';
 
@@ -162,6 +162,23 @@ describe('client IP (the key of per-IP limits)', () => {
     expect(clientIp({ 'x-forwarded-for': '203.0.113.7' }, peer, false)).toBe(peer);
     expect(clientIp({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7' }, peer, false)).toBe(peer);
     expect(clientIp({}, undefined, false)).toBe('unknown');
+  });
+
+  it("an X-Forwarded-For header without TRUST_PROXY is told once per process (every phone may share a proxy's address)", () => {
+    let told = 0;
+    onUntrustedForwardedFor(() => told++);
+    try {
+      clientIp({}, peer, false);
+      clientIp({ 'x-forwarded-for': '203.0.113.7' }, peer, true);
+      expect(told).toBe(0);
+      expect(clientIp({ 'x-forwarded-for': '203.0.113.7' }, peer, false)).toBe(peer);
+      expect(told).toBe(1);
+      clientIp({ 'x-forwarded-for': '198.51.100.1' }, peer, false);
+      clientIp({ 'x-forwarded-for': '' }, peer, false);
+      expect(told).toBe(1);
+    } finally {
+      onUntrustedForwardedFor(undefined);
+    }
   });
 });
 
