@@ -62,8 +62,18 @@ const envSchema = z.object({
       (s) => s === '' || isSitePath(s) || isHttpUrl(s),
       'must be an http(s) URL or a path starting with a single / (or empty)',
     ),
-  // Written into every page's canonical links and the CSP's WebSocket origin: an http(s) origin only.
-  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  // Written into every page's canonical links and the CSP's WebSocket origin: an http(s) origin only
+  // (a single trailing slash allowed). A path, query or fragment would be pasted before each page's
+  // own path (`https://x.example/app/about`) and never reach the CSP, which takes origins.
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (s) => /^https?:\/\/[^/?#@\\]+\/?$/i.test(s),
+        'must be an origin only: http(s)://host[:port], without a path, query or fragment (e.g. https://chipless.example)',
+      )
+      .optional(),
+  ),
   ROOM_IDLE_MS: int(600_000, 1, MAX_TIMER_MS),
   PLAYING_IDLE_MS: int(43_200_000, 1, MAX_TIMER_MS),
   CLEANUP_INTERVAL_MS: int(300_000, 1, MAX_TIMER_MS),
@@ -181,7 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: e.SESSION_SECRET,
     contactEmail: e.CONTACT_EMAIL,
     supportUrl: e.SUPPORT_URL,
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
     roomIdleMs: e.ROOM_IDLE_MS,
     playingIdleMs: Math.max(e.PLAYING_IDLE_MS, e.ROOM_IDLE_MS),
     cleanupIntervalMs: e.CLEANUP_INTERVAL_MS,

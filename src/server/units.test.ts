@@ -252,6 +252,29 @@ describe('config', () => {
     expect(loadConfig({ ROOM_IDLE_MS: '900000', PLAYING_IDLE_MS: '60000' }).playingIdleMs).toBe(900_000);
   });
 
+  it('PUBLIC_URL is an origin only: a path, query or fragment stops the start naming it', () => {
+    for (const [url, origin] of [
+      ['https://chipless.example', 'https://chipless.example'],
+      ['https://chipless.example/', 'https://chipless.example'],
+      ['http://127.0.0.1:3000', 'http://127.0.0.1:3000'],
+      ['http://[::1]:8080/', 'http://[::1]:8080'],
+      // As browsers write the origin: lower-case host, no default port.
+      ['HTTPS://Chipless.Example:443', 'https://chipless.example'],
+    ])
+      expect(loadConfig({ PUBLIC_URL: url }).publicUrl, url).toBe(origin);
+    for (const url of [
+      'https://chipless.example/poker',
+      'https://chipless.example/poker/',
+      'https://chipless.example//',
+      'https://chipless.example/?a=1',
+      'https://chipless.example?a=1',
+      'https://chipless.example#top',
+      'https://chipless.example/#',
+      'https://user:pass@chipless.example',
+    ])
+      expect(() => loadConfig({ PUBLIC_URL: url }), url).toThrow(/PUBLIC_URL: must be an origin only/);
+  });
+
   it('SUPPORT_URL and CONTACT_EMAIL, rendered as links, must be an http(s) URL or a same-site path and a plain address', () => {
     for (const url of ['/about#support', 'https://support.example/x?y=1', 'http://x.example', ''])
       expect(loadConfig({ SUPPORT_URL: url }).supportUrl).toBe(url);
