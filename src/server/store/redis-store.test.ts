@@ -80,7 +80,7 @@ describe.skipIf(gate.skip)('redis store', () => {
   });
 
   describe('the per-command path is bounded without an AbortSignal per command', () => {
-    it('save, load and create make no AbortSignal.timeout; a default command does (the spy sees them)', async () => {
+    it('save, load, create and the counters make no AbortSignal.timeout; a default command does (the spy sees them)', async () => {
       const store = await createRedisStore(REDIS_URL, { keyPrefix: prefix });
       const spy = vi.spyOn(AbortSignal, 'timeout');
       try {
@@ -88,6 +88,8 @@ describe.skipIf(gate.skip)('redis store', () => {
         expect(await store.create(rec)).toBe(true);
         expect(await store.save(next(rec, 'bounded'), 1)).toBe(true);
         expect((await store.load(rec.room.roomCode))?.version).toBe(2);
+        await store.increment({ bounded: 1 });
+        expect(await store.readCounters(['bounded'])).toEqual({ bounded: 1 });
         expect(spy).not.toHaveBeenCalled();
         await withRedis((client) => client.get(`${prefix}nothing`));
         expect(spy).toHaveBeenCalled();
@@ -699,12 +701,50 @@ describe.skipIf(gate.skip)('redis store', () => {
     });
   });
 
-  describe('a Redis outage (private redis-server with an fsync-always AOF)', () => {
+  describe('a Redis outage (private redis-servers: one with an fsync-always AOF, stopped; one frozen)', () => {
     const hasServer = hasRedisServer();
     if (!hasServer) console.warn('[redis-store] outage test SKIPPED: no redis-server binary on PATH');
     const redis = new PrivateRedis(['--save', '', '--appendonly', 'yes', '--appendfsync', 'always']);
 
-    afterAll(() => redis.dispose());
+    const frozen = new PrivateRedis(['--save', '', '--appendonly', 'no']);
+
+    afterAll(async () => {
+      frozen.signal('SIGCONT');
+      await Promise.all([redis.dispose(), frozen.dispose()]);
+    });
+
+    // A private redis-server of its own, frozen with SIGSTOP (its AOF plays no part).
+
+    it.skipIf(!hasServer)(
+      'the counters fail after the deadline while Redis is frozen (SIGSTOP), and count again once it resumes',
+      async () => {
+        await frozen.start();
+        const store = await createRedisStore(frozen.url, { commandTimeoutMs: 500 });
+        try {
+          await store.increment({ visits: 1 });
+          frozen.signal('SIGSTOP');
+          // /api/stats and the visit beacon wait on these: they must not hang as long as Redis does.
+          const started = Date.now();
+          const outcomes = await Promise.allSettled([
+            store.increment({ visits: 1 }),
+            store.readCounters(['visits']),
+          ]);
+          expect(Date.now() - started).toBeLessThan(2000);
+          expect(
+            outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).name : o.status)),
+          ).toEqual(['RedisDeadlineError', 'RedisDeadlineError']);
+          frozen.signal('SIGCONT');
+          // The increment that timed out had been sent: Redis runs it when it resumes (as any bounded command).
+          expect(await store.readCounters(['visits'])).toEqual({ visits: 2 });
+          await store.increment({ visits: 1 });
+          expect(await store.readCounters(['visits'])).toEqual({ visits: 3 });
+        } finally {
+          frozen.signal('SIGCONT');
+          await store.close();
+        }
+      },
+      20_000,
+    );
 
     it.skipIf(!hasServer)(
       'commands fail fast while Redis is down, then work again (scripts reloaded) once it is back',

@@ -504,18 +504,22 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     async increment(counters) {
       const entries = Object.entries(counters).filter(([, by]) => by !== 0);
       if (entries.length === 0) return;
-      // One MULTI: either every counter moves or none does.
-      const multi = client.multi();
-      for (const [key, by] of entries) {
-        if (Number.isInteger(by)) multi.hIncrBy(countersKey, key, by);
-        else multi.hIncrByFloat(countersKey, key, by);
-      }
-      await multi.exec();
+      // One MULTI: either every counter moves or none does. Bounded as the room path is: the visit
+      // beacon and the analytics of a command wait on it, and must not wait as long as a frozen Redis.
+      await bounded((c) => {
+        const multi = c.multi();
+        for (const [key, by] of entries) {
+          if (Number.isInteger(by)) multi.hIncrBy(countersKey, key, by);
+          else multi.hIncrByFloat(countersKey, key, by);
+        }
+        return multi.exec();
+      });
     },
 
     async readCounters(keys) {
       if (keys.length === 0) return {};
-      const values = await client.hmGet(countersKey, keys);
+      // Bounded: GET /api/stats answers 503 after the deadline instead of hanging with a frozen Redis.
+      const values = await bounded((c) => c.hmGet(countersKey, keys));
       const out: Record<string, number> = {};
       keys.forEach((key, i) => {
         const value = values[i];
