@@ -82,12 +82,28 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   // The client IP per-IP limits key on (rate-limit.ts).
   const ipOf = (req: IncomingMessage) => clientIp(req.headers, req.socket.remoteAddress, config.trustProxy);
 
+  // Set by close(): from then on GET /readyz sends traffic elsewhere.
+  let closing: Promise<void> | null = null;
+  // GET /readyz: no traffic to a process that is stopping, or whose store (Redis) does not answer.
+  const notReady = async (): Promise<string | undefined> => {
+    if (closing) return 'shutting down';
+    if (!store?.ping) return undefined;
+    try {
+      await store.ping();
+    } catch (err) {
+      logger.debug({ err }, 'readiness: the store did not answer');
+      return 'store not answering';
+    }
+    return closing ? 'shutting down' : undefined;
+  };
+
   const api = createHttpApi({
     config,
     analytics,
     logger,
     now,
     clientIp: ipOf,
+    notReady,
   });
   const site = createStaticSite({
     webDir: parts.webDir ?? DEFAULT_WEB_DIR,
@@ -160,7 +176,6 @@ export function createApplication(httpServer: HttpServer, parts: ApplicationPart
   const stopGateway = attachGateway({ io, rooms, identity, config, logger, now, broadcaster });
   const cleanup = startCleanup({ io, rooms, config, logger, now });
 
-  let closing: Promise<void> | null = null;
   return {
     io,
     rooms,

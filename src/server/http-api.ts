@@ -1,6 +1,7 @@
 /**
- * The small JSON HTTP API: GET /healthz, GET /api/stats, GET /api/config, POST /api/analytics/visit and
- * POST /api/analytics/session. Bodies are size-capped and validated with the shared schemas.
+ * The small JSON HTTP API: GET /healthz (liveness), GET /readyz (readiness), GET /api/stats, GET
+ * /api/config, POST /api/analytics/visit and POST /api/analytics/session. Bodies are size-capped and
+ * validated with the shared schemas.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ConfigResponse, type StatsResponse, TOO_MANY_REQUESTS } from '../shared/protocol';
@@ -72,6 +73,11 @@ export interface HttpApiDeps {
   logger: Logger;
   now: () => number;
   clientIp: (req: IncomingMessage) => string;
+  /**
+   * Why this process should get no traffic now (GET /readyz answers 503 with it), or undefined when it
+   * should: shutting down, or a store that does not answer.
+   */
+  notReady: () => Promise<string | undefined>;
 }
 
 /** A handler for the API routes; false when the path is not one of them. */
@@ -116,6 +122,13 @@ export function createHttpApi(deps: HttpApiDeps) {
         if (!isRead) return methodNotAllowed(res, 'GET');
         json(res, 200, { ok: true });
         return true;
+      case '/readyz': {
+        if (!isRead) return methodNotAllowed(res, 'GET');
+        const reason = await deps.notReady();
+        if (reason === undefined) json(res, 200, { ok: true });
+        else json(res, 503, { ok: false, reason });
+        return true;
+      }
       case '/api/stats': {
         if (!isRead) return methodNotAllowed(res, 'GET');
         let totalHandsDealt: number;

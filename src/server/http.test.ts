@@ -6,7 +6,11 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../shared/pages';
 import { dailyKey, TOTAL_HANDS_DEALT } from './analytics';
-import { fakeWebDir, getJson, startServer, type TestServer } from './test-helpers';
+import { hasRedisServer, PrivateRedis } from './scale-out/private-redis';
+import { fakeWebDir, getJson, sleep, startServer, type TestServer } from './test-helpers';
+
+const hasRedis = hasRedisServer();
+if (!hasRedis) console.warn('[http] /readyz with a frozen Redis SKIPPED: no redis-server binary on PATH');
 
 let server: TestServer;
 let webDir: string;
@@ -65,6 +69,56 @@ describe('JSON API', () => {
   it('GET /healthz answers ok', async () => {
     expect(await getJson(server.url, '/healthz')).toEqual({ status: 200, body: { ok: true } });
   });
+
+  it('GET /readyz answers ok, and 503 once the server is shutting down', async () => {
+    expect(await getJson(server.url, '/readyz')).toEqual({ status: 200, body: { ok: true } });
+    expect((await rawGet(`${server.url}/readyz`, {})).status).toBe(200);
+    const other = await startServer();
+    // A request under way when the stop begins (a balancer's probe on a kept-alive connection).
+    const socket = connect(other.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let reply = '';
+    socket.on('data', (d: Buffer) => {
+      reply += d.toString('latin1');
+    });
+    socket.write('GET /readyz HTTP/1.1\r\nHost: x\r\n');
+    await sleep(50);
+    const stopped = other.close();
+    socket.write('\r\n');
+    await new Promise((resolve) => socket.once('close', resolve));
+    await stopped;
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe('{"ok":false,"reason":"shutting down"}');
+  });
+
+  it.skipIf(!hasRedis)(
+    'with Redis, GET /readyz answers 503 within about a second while Redis is frozen, and ok once it resumes',
+    async () => {
+      const redis = new PrivateRedis(['--save', '', '--appendonly', 'no']);
+      await redis.start();
+      const other = await startServer({
+        roomThread: false,
+        env: { STORE: 'redis', REDIS_URL: redis.url, SESSION_SECRET: 'a-secret-of-32-characters-------' },
+      });
+      try {
+        expect(await getJson(other.url, '/readyz')).toEqual({ status: 200, body: { ok: true } });
+        redis.signal('SIGSTOP');
+        const started = Date.now();
+        expect(await getJson(other.url, '/readyz')).toEqual({
+          status: 503,
+          body: { ok: false, reason: 'store not answering' },
+        });
+        expect(Date.now() - started).toBeLessThan(1500);
+        expect((await getJson(other.url, '/healthz')).status).toBe(200);
+        redis.signal('SIGCONT');
+        expect(await getJson(other.url, '/readyz')).toEqual({ status: 200, body: { ok: true } });
+      } finally {
+        redis.signal('SIGCONT');
+        await other.close();
+        await redis.dispose();
+      }
+    },
+  );
 
   it('GET /api/stats answers the all-time hands dealt', async () => {
     expect(await getJson(server.url, '/api/stats')).toEqual({ status: 200, body: { totalHandsDealt: 0 } });

@@ -10,6 +10,7 @@ import { runRoomStoreContract, sampleRoom } from './contract';
 import { connectRedis } from './redis-client';
 import {
   createRedisStore,
+  PING_TIMEOUT_MS,
   publicationSplit,
   type RedisStore,
   roomFromPublication,
@@ -716,12 +717,15 @@ describe.skipIf(gate.skip)('redis store', () => {
     // A private redis-server of its own, frozen with SIGSTOP (its AOF plays no part).
 
     it.skipIf(!hasServer)(
-      'the counters fail after the deadline while Redis is frozen (SIGSTOP), and count again once it resumes',
+      'the counters fail after the deadline and ping within its second while Redis is frozen (SIGSTOP); both work again once it resumes',
       async () => {
         await frozen.start();
         const store = await createRedisStore(frozen.url, { commandTimeoutMs: 500 });
+        // Commands may wait 5 s (the default), the readiness probe never more than PING_TIMEOUT_MS.
+        const patient = await createRedisStore(frozen.url);
         try {
           await store.increment({ visits: 1 });
+          await patient.ping();
           frozen.signal('SIGSTOP');
           // /api/stats and the visit beacon wait on these: they must not hang as long as Redis does.
           const started = Date.now();
@@ -733,14 +737,18 @@ describe.skipIf(gate.skip)('redis store', () => {
           expect(
             outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).name : o.status)),
           ).toEqual(['RedisDeadlineError', 'RedisDeadlineError']);
+          const pinged = Date.now();
+          await expect(patient.ping()).rejects.toThrow(`Redis did not answer within ${PING_TIMEOUT_MS} ms`);
+          expect(Date.now() - pinged).toBeLessThan(PING_TIMEOUT_MS + 500);
           frozen.signal('SIGCONT');
           // The increment that timed out had been sent: Redis runs it when it resumes (as any bounded command).
           expect(await store.readCounters(['visits'])).toEqual({ visits: 2 });
           await store.increment({ visits: 1 });
           expect(await store.readCounters(['visits'])).toEqual({ visits: 3 });
+          await patient.ping();
         } finally {
           frozen.signal('SIGCONT');
-          await store.close();
+          await Promise.all([store.close(), patient.close()]);
         }
       },
       20_000,

@@ -283,11 +283,15 @@ interface KnownKey {
   log?: WeakRef<readonly LoggedEvent[]>;
 }
 
+/** How long `ping` (GET /readyz) waits for Redis: a load balancer's probe must get its answer in time. */
+export const PING_TIMEOUT_MS = 1000;
+
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
 export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
 
-/** The Redis store: a RoomStore, and how many rooms' keys it remembers (for tests). */
+/** The Redis store: a RoomStore with its readiness probe, and how many rooms' keys it remembers (for tests). */
 export interface RedisStore extends RoomStore {
+  ping(): Promise<void>;
   knownRooms(): number;
 }
 
@@ -297,6 +301,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   const ttlMs = String(Math.max(0, Math.floor(opts.roomTtlMs ?? DEFAULT_ROOM_TTL_MS)));
   const client = await connectRedis(url, opts);
   const bounded = boundedCommands(client, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
+  const probe = boundedCommands(client, Math.min(PING_TIMEOUT_MS, opts.commandTimeoutMs ?? PING_TIMEOUT_MS));
 
   const roomKeyPrefix = `${prefix}room:`;
   const roomKey = (code: string) => `${roomKeyPrefix}${code}`;
@@ -526,6 +531,10 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         out[key] = value == null ? 0 : Number(value);
       });
       return out;
+    },
+
+    async ping() {
+      await probe((c) => c.ping());
     },
 
     async close() {

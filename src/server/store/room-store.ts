@@ -98,6 +98,11 @@ export interface RoomStore {
   increment(counters: Record<string, number>): Promise<void>;
   /** Reads counters; missing ones are 0. */
   readCounters(keys: string[]): Promise<Record<string, number>>;
+  /**
+   * Resolves once the store answers, rejects when it does not within a second (GET /readyz). Only
+   * stores that live elsewhere (Redis) have it; SQLite's file is this process's own.
+   */
+  ping?(): Promise<void>;
   /** Flushes and closes. */
   close(): Promise<void>;
 }
