@@ -3,7 +3,7 @@
  * URL and never a token, and on SIGTERM finishes what it acknowledged, closes the store and exits 0.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,7 +111,19 @@ describe('main.ts', () => {
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.find((l) => l.msg === 'Chipless is listening')?.url).toBe(server.url);
+    const listening = lines.find((l) => l.msg === 'Chipless is listening');
+    expect(listening?.url).toBe(server.url);
+    // What an operator checks first, the secret never.
+    expect(listening).toMatchObject({
+      version: JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+      store: 'sqlite',
+      secretFrom: 'DATA_DIR',
+      trustProxy: false,
+      publicUrl: null,
+      roomIdleMs: expect.any(Number),
+      playingIdleMs: expect.any(Number),
+    });
+    expect(server.output()).not.toContain(readFileSync(join(dataDir, 'session-secret'), 'utf8').trim());
     const commands = lines.filter((l) => l.msg === 'command');
     expect(commands.length).toBeGreaterThanOrEqual(acked.length);
     expect(commands[0]).toMatchObject({ room: code, actor: host.playerId, type: 'createRoom', ok: true });

@@ -6,7 +6,7 @@
  * close, the store closes, exit 0. The room thread ending on its own ends the process (exit 1):
  * without it no room can be served, and the store keeps every acknowledged command.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,18 @@ import { type RoomThread, startRoomThread } from './thread-rooms';
 import { buildWebIfStale } from './web-build';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The version in package.json, or null when it cannot be read. */
+function packageVersion(): string | null {
+  try {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof version === 'string' ? version : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -146,13 +158,22 @@ async function main(): Promise<void> {
   const helperThreads = lowerHelperThreads(config.helperThreadsNice, roomThread?.threadIds).length;
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // What an operator checks first (session 36's operability audit): which build, where the rooms and
+  // the secret are, and the settings a proxy or a deploy gets wrong. Never the secret itself.
   logger.info(
     {
       url: `http://${config.host ?? 'localhost'}:${port}`,
       port,
+      version: packageVersion(),
       store: config.store,
-      roomThread: roomThread !== undefined,
-      dataDir: config.dataDir,
+      ...(config.store === 'sqlite'
+        ? { dataDir: config.dataDir, roomThread: roomThread !== undefined }
+        : { redisKeyPrefix: config.redisKeyPrefix }),
+      secretFrom: config.sessionSecret ? 'SESSION_SECRET' : config.store === 'sqlite' ? 'DATA_DIR' : 'Redis',
+      trustProxy: config.trustProxy,
+      publicUrl: config.publicUrl ?? null,
+      roomIdleMs: config.roomIdleMs,
+      playingIdleMs: config.playingIdleMs,
       helperThreads,
     },
     'Chipless is listening',
