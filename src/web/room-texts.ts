@@ -198,6 +198,8 @@ export const table = {
   log: 'Hand log',
   logEmpty: 'Nothing has happened yet.',
   notSeated: 'You will be dealt in when the host approves you and a new hand starts.',
+  /** Said to a player approved at the table (the line above just goes). */
+  approvedAtTable: 'The host approved you: you are dealt in from the next hand.',
   /** After a hand-log line the host's undo took back (read out; the line is struck through). */
   takenBack: '(taken back)',
 };

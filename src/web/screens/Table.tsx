@@ -137,6 +137,8 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   useAnnounced(turnKey, turnSaid, { onMount: true, onlyIf: screenCovered });
   const result = handResult(room);
   useAnnounced(result?.key ?? null, result?.text ?? '');
+  // A latecomer approved while watching the table: "You will be dealt in when…" just went.
+  useAnnounced(mine?.isApproved ? 'approved' : null, t.approvedAtTable);
 
   // Spec banners by autoAdvancedReason; a showdown reached by playing the river just says what is next.
   const showdownBanner = !undecided

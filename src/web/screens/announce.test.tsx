@@ -114,6 +114,19 @@ describe('the announcer at the table', () => {
     );
   });
 
+  it('tells a latecomer watching the table that the host approved them, once', () => {
+    let room = step(started(['Ana', 'Ben']), 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });
+    const { rerender } = render(view(room, 'dee'));
+    said();
+    document.getElementById('announcer')!.textContent = '';
+    room = step(room, 'ana', { type: 'approve', playerId: 'dee' });
+    rerender(view(room, 'dee'));
+    expect(said()).toBe('The host approved you: you are dealt in from the next hand.');
+    document.getElementById('announcer')!.textContent = '';
+    rerender(view(actNow(room, 'CALL'), 'dee'));
+    expect(said()).toBe('');
+  });
+
   it('shows the board reached, not five cards, after a fold win before the flop', () => {
     let room = started(['Ana', 'Ben', 'Cal']);
     room = actNow(room, 'FOLD');
