@@ -3,10 +3,10 @@
  * URL and never a token, and on SIGTERM finishes what it acknowledged, closes the store and exits 0.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './free-port';
@@ -255,6 +255,31 @@ describe('main.ts', () => {
     }
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+  });
+
+  it('a DATA_DIR that cannot hold the database, or a file that is not one: one line naming the file', async () => {
+    const notADir = join(mkdtempSync(join(tmpdir(), 'chipless-main-')), 'file');
+    dirs.push(dirname(notADir));
+    writeFileSync(notADir, 'not a directory');
+    const garbage = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    writeFileSync(join(garbage, 'chipless.sqlite'), 'x'.repeat(4096));
+    for (const [dataDir, reason] of [
+      [notADir, 'EEXIST'],
+      [garbage, 'file is not a database'],
+    ] as const) {
+      for (const ROOM_THREAD of ['true', 'false']) {
+        const [code, err] = await startFailing({
+          HOST: '127.0.0.1',
+          PORT: '0',
+          DATA_DIR: dataDir,
+          ROOM_THREAD,
+        });
+        expect(code).toBe(1);
+        expect(err.trim().split('\n')).toHaveLength(1);
+        expect(err).toContain(`SQLite store: cannot open ${join(dataDir, 'chipless.sqlite')} (`);
+        expect(err, `${dataDir} ${ROOM_THREAD}`).toContain(reason);
+      }
+    }
   });
 
   it('exits 1 with a clear message on a bad configuration', async () => {

@@ -115,18 +115,22 @@ async function main(): Promise<void> {
   const storedDatabase = config.store === 'sqlite' && existsSync(database) ? database : undefined;
   let store: RoomStore | undefined;
   let roomThread: RoomThread | undefined;
-  if (config.store === 'sqlite' && config.roomThread) {
-    roomThread = await startRoomThread({
-      dataDir: config.dataDir,
-      logLevel: config.logLevel,
-      onUnexpectedExit: (code, err) => {
-        logger.fatal({ code, err }, 'the room thread stopped; exiting');
-        logger.flush();
-        process.exit(1);
-      },
-    });
-  } else {
-    store = await createStore(config, logger);
+  try {
+    if (config.store === 'sqlite' && config.roomThread) {
+      roomThread = await startRoomThread({
+        dataDir: config.dataDir,
+        logLevel: config.logLevel,
+        onUnexpectedExit: (code, err) => {
+          logger.fatal({ code, err }, 'the room thread stopped; exiting');
+          logger.flush();
+          process.exit(1);
+        },
+      });
+    } else {
+      store = await createStore(config, logger);
+    }
+  } catch (err) {
+    throw config.store === 'sqlite' ? storeOpenError(err, database, config.dataDir) : err;
   }
   const sessionSecret = await resolveSessionSecret(config, logger, storedDatabase);
   if (config.store === 'redis' && config.redisUrl) {
@@ -210,7 +214,23 @@ async function main(): Promise<void> {
  * Errors besides ConfigError whose message says what is wrong and what to do: printed as one line,
  * without a stack. By name: from the room thread they arrive as plain Errors carrying it.
  */
-const ONE_LINE_ERRORS = new Set(['DataDirFullError', 'DataDirInUseError']);
+const ONE_LINE_ERRORS = new Set(['DataDirFullError', 'DataDirInUseError', 'StoreOpenError']);
+
+/**
+ * The SQLite store could not open: a one-line error naming the file and what to check. SQLite's own
+ * words ("unable to open database file", "file is not a database"), with a stack from the room
+ * thread's messaging, named no path (session 36's operability audit). A full disk and a DATA_DIR in
+ * use keep their own messages.
+ */
+function storeOpenError(err: unknown, database: string, dataDir: string): unknown {
+  if (!(err instanceof Error) || ONE_LINE_ERRORS.has(err.name)) return err;
+  const opened = new Error(
+    `SQLite store: cannot open ${database} (${err.message}). Check that DATA_DIR (${dataDir}) is a directory this user can write, and that the file is a Chipless database: one that is damaged can be moved aside (the server then starts an empty one) or restored from a backup (README.md, Backups).`,
+    { cause: err },
+  );
+  opened.name = 'StoreOpenError';
+  return opened;
+}
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError || (err instanceof Error && ONE_LINE_ERRORS.has(err.name))) {
