@@ -10,6 +10,7 @@ import { ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../shared/limits';
 import { CREATE_FAILED, type GoneReason, SOMETHING_WENT_WRONG } from '../shared/protocol';
 import { KeyedQueue } from './keyed-queue';
 import type { Logger } from './logger';
+import { OutageLog } from './outage-log';
 import {
   APPLIED_COMMANDS_KEPT,
   type AppliedCommand,
@@ -200,7 +201,12 @@ export class RoomService {
   private readonly recent = new Map<string, CachedRoom>();
   private accepting = true;
 
-  constructor(private readonly deps: RoomServiceDeps) {}
+  /** Commands failing because the store is down: logged once, then counted (outage-log.ts). */
+  private readonly outages: OutageLog;
+
+  constructor(private readonly deps: RoomServiceDeps) {
+    this.outages = new OutageLog(deps.logger, deps.now);
+  }
 
   /**
    * Runs `fn` alone for `roomCode`: after everything queued before it for that room, before
@@ -297,8 +303,9 @@ export class RoomService {
       try {
         const prepared = options.prepare ? await options.prepare(command) : command;
         outcome = await this.commit(roomCode, actorId, commandId, prepared, options);
+        this.outages.succeeded();
       } catch (err) {
-        this.deps.logger.error({ err, room: roomCode, actor: actorId, type: command.type }, 'command failed');
+        this.outages.failed(err, { room: roomCode, actor: actorId, type: command.type });
         outcome = { ok: false, error: SOMETHING_WENT_WRONG };
       }
       // Built only when it is written: at 1,000 commands a second the object alone is measurable.
