@@ -65,10 +65,13 @@ async function launch(env: Record<string, string>) {
 }
 
 /** main.ts with `env` (a fresh DATA_DIR unless given) when it is expected not to start: its exit code and stderr. */
-async function startFailing(env: Record<string, string>): Promise<[number | null, string]> {
+async function startFailing(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<[number | null, string]> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'chipless-main-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,12 +144,14 @@ describe('main.ts', () => {
     }
   });
 
-  it('logs a generated session secret, and as an error when the database it signed tokens for stays', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
-    dirs.push(dataDir);
-    const file = join(dataDir, 'session-secret');
-    const start = async () => {
+  it('logs a generated session secret, and as an error when the rooms it signed tokens for stay', async () => {
+    const start = async (dataDir: string, makeRoom = false) => {
       const server = await launch({ DATA_DIR: dataDir, SESSION_SECRET: '' });
+      if (makeRoom) {
+        const host = await TestClient.connect(server.url);
+        okData(await host.createRoom('Hana', 5000));
+        host.close();
+      }
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       const lines = server
@@ -158,14 +163,25 @@ describe('main.ts', () => {
       expect(lines.find((l) => l.msg === 'Chipless is listening')?.dataDir).toBe(dataDir);
       return lines.filter((l) => l.msg.includes('session secret')).map((l) => [l.level, l.msg]);
     };
-    // A first start: the database is created after the secret, so no error.
-    expect(await start()).toEqual([[30, `generated a new session secret at ${file}`]]);
-    expect(await start()).toEqual([]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'session-secret');
+    // A first start: no rooms yet, so no error.
+    expect(await start(dataDir, true)).toEqual([[30, `generated a new session secret at ${file}`]]);
+    expect(await start(dataDir)).toEqual([]);
     rmSync(file);
-    const lost = await start();
+    const lost = await start(dataDir);
     expect(lost.map(([level]) => level)).toEqual([30, 50]);
     expect(lost[1]?.[1]).toContain('can no longer resume their seats');
-  }, 60_000);
+
+    // A database without rooms (a first start that failed on a full disk left one, and no secret): a
+    // new secret then loses nothing, and no error says it does (session 36's review).
+    const empty = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    dirs.push(empty);
+    expect((await start(empty)).map(([level]) => level)).toEqual([30]);
+    rmSync(join(empty, 'session-secret'));
+    expect((await start(empty)).map(([level]) => level)).toEqual([30]);
+  }, 90_000);
 
   it("warns once when X-Forwarded-For arrives while TRUST_PROXY is off (phones would share the proxy's limits)", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
@@ -280,6 +296,33 @@ describe('main.ts', () => {
         expect(err, `${dataDir} ${ROOM_THREAD}`).toContain(reason);
       }
     }
+  });
+
+  it('an error opening the store that is not about the file keeps its own words and stack (a native module built for another Node)', async () => {
+    // better-sqlite3 loads its addon when the database opens: after a Node upgrade without
+    // `npm rebuild` that fails, and read as "damaged database" it sent operators to move their rooms
+    // aside (session 36's review).
+    const dir = mkdtempSync(join(tmpdir(), 'chipless-main-'));
+    dirs.push(dir);
+    const preload = join(dir, 'no-addon.cjs');
+    writeFileSync(
+      preload,
+      `const Module = require('node:module');
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request === 'bindings') return () => { throw new Error('The module better_sqlite3.node was compiled against a different Node.js version. Please try re-compiling or re-installing (npm rebuild).'); };
+  return load.call(this, request, ...rest);
+};
+`,
+    );
+    const [code, err] = await startFailing({ HOST: '127.0.0.1', PORT: '0', ROOM_THREAD: 'false' }, [
+      '--require',
+      preload,
+    ]);
+    expect(code).toBe(1);
+    expect(err).toContain('compiled against a different Node.js version');
+    expect(err).not.toContain('cannot open');
+    expect(err).toContain('Chipless failed to start: Error:');
   });
 
   it('exits 1 with a clear message on a bad configuration', async () => {

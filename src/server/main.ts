@@ -6,7 +6,7 @@
  * close, the store closes, exit 0. The room thread ending on its own ends the process (exit 1):
  * without it no room can be served, and the store keeps every acknowledged command.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,9 +110,7 @@ async function main(): Promise<void> {
   if (config.heapGrowingPercent > 0)
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 
-  // Before the store opens (and creates it): a database here now holds rooms of an earlier start.
   const database = join(config.dataDir, SQLITE_FILE_NAME);
-  const storedDatabase = config.store === 'sqlite' && existsSync(database) ? database : undefined;
   let store: RoomStore | undefined;
   let roomThread: RoomThread | undefined;
   try {
@@ -132,6 +130,14 @@ async function main(): Promise<void> {
   } catch (err) {
     throw config.store === 'sqlite' ? storeOpenError(err, database, config.dataDir) : err;
   }
+  // A database that holds rooms: a secret made beside it now is one that was lost. Not merely a file:
+  // a first start that failed on a full disk leaves an empty database and no secret (session 36's
+  // review).
+  const idle = roomThread ?? store;
+  const storedDatabase =
+    config.store === 'sqlite' && idle && (await idle.listIdle(Number.POSITIVE_INFINITY)).length > 0
+      ? database
+      : undefined;
   const sessionSecret = await resolveSessionSecret(config, logger, storedDatabase);
   if (config.store === 'redis' && config.redisUrl) {
     // Rooms are only as safe as Redis keeps them: say so at start when it would lose them.
@@ -217,15 +223,30 @@ async function main(): Promise<void> {
 const ONE_LINE_ERRORS = new Set(['DataDirFullError', 'DataDirInUseError', 'StoreOpenError']);
 
 /**
+ * Whether an error opening the store is about the file or its folder (then StoreOpenError): SQLite's
+ * can't-open, not-a-database, corrupt, read-only and permission errors, and the folder's own. Anything
+ * else (a native module built for another Node: `npm rebuild`; a bug) keeps its own message and stack.
+ * By code or by SQLite's words: from the room thread errors arrive as plain Errors with their message.
+ */
+function aboutTheFile(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  if (/^SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|PERM)/.test(code)) return true;
+  if (['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS'].includes(code)) return true;
+  return /unable to open database file|file is not a database|database disk image is malformed|attempt to write a readonly database|EEXIST|ENOTDIR|EACCES|EPERM|EROFS/.test(
+    err.message,
+  );
+}
+
+/**
  * The SQLite store could not open: a one-line error naming the file and what to check. SQLite's own
  * words ("unable to open database file", "file is not a database"), with a stack from the room
  * thread's messaging, named no path (session 36's operability audit). A full disk and a DATA_DIR in
  * use keep their own messages.
  */
 function storeOpenError(err: unknown, database: string, dataDir: string): unknown {
-  if (!(err instanceof Error) || ONE_LINE_ERRORS.has(err.name)) return err;
+  if (!(err instanceof Error) || ONE_LINE_ERRORS.has(err.name) || !aboutTheFile(err)) return err;
   const opened = new Error(
-    `SQLite store: cannot open ${database} (${err.message}). Check that DATA_DIR (${dataDir}) is a directory this user can write, and that the file is a Chipless database: one that is damaged can be moved aside (the server then starts an empty one) or restored from a backup (README.md, Backups).`,
+    `SQLite store: cannot open ${database} (${err.message.split('\n')[0]}). Check that DATA_DIR (${dataDir}) is a directory this user can write, and that the file is a Chipless database; a damaged one can be restored from a backup (README.md, Backups).`,
     { cause: err },
   );
   opened.name = 'StoreOpenError';

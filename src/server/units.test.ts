@@ -334,7 +334,7 @@ describe('config', () => {
         [INFO, `generated a new session secret at ${file}`],
         [
           ERROR,
-          `generated a new session secret at ${file}, but ${database} already exists: the phones of the rooms stored there can no longer resume their seats (their tokens were signed with the lost secret). Stop the server, restore ${file} from a backup of DATA_DIR, and start again.`,
+          `generated a new session secret at ${file}, but ${database} already exists: the phones of the rooms stored there can no longer resume their seats (their tokens were signed with the lost secret). Stop the server, restore ${file} from a backup of DATA_DIR (or, if SESSION_SECRET was set when they were made, set it again), and start again.`,
         ],
       ]);
     } finally {

@@ -55,7 +55,28 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     const second = reloadForNewBuild(again);
     expect(await first).toBe(true);
     expect(await second).toBe(true);
-    expect(checks).toBe(4);
+    expect(checks).toBe(5); // busy three times, free, and free again once the server answered
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks again once the server has answered: a form opened meanwhile keeps the reload waiting', async () => {
+    // The form opens while the server's first answer is on its way, and is closed a moment later.
+    let busy = false;
+    let answers = 0;
+    const { d, reload } = deps({
+      busy: () => busy,
+      reachable: async () => {
+        answers++;
+        if (answers === 1) busy = true;
+        return true;
+      },
+      wait: async () => {
+        expect(reload).not.toHaveBeenCalled();
+        busy = false;
+      },
+    });
+    expect(await reloadForNewBuild(d)).toBe(true);
+    expect(answers).toBe(2);
     expect(reload).toHaveBeenCalledTimes(1);
   });
 

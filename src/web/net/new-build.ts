@@ -43,10 +43,15 @@ function sessionStore(): NewBuildDeps['store'] {
 }
 
 const browserDeps = (): NewBuildDeps => ({
-  busy: () =>
-    dialogOpen() ||
-    (document.activeElement instanceof HTMLElement &&
-      document.activeElement.matches('input, select, textarea')),
+  // A focused field that is not shown (on a screen Suspense hid) is no one typing.
+  busy: () => {
+    const active = document.activeElement;
+    const typing =
+      active instanceof HTMLElement &&
+      active.matches('input, select, textarea') &&
+      active.getClientRects().length > 0;
+    return dialogOpen() || typing;
+  },
   reachable: () =>
     fetch('/', { method: 'HEAD', cache: 'no-store' }).then(
       (res) => res.ok,
@@ -79,8 +84,13 @@ async function decide(deps: NewBuildDeps): Promise<boolean> {
   try {
     const last = Number(store.getItem(KEY) ?? 0) || 0;
     if (deps.now() - last < AT_MOST_EVERY_MS) return false;
-    while (deps.busy()) await deps.wait(BUSY_CHECK_MS);
-    if (!(await deps.reachable())) return false;
+    // Busy is asked again after the server's answer: a form opened while it was on its way (a slow
+    // link takes seconds) must not be closed under the thumb either (session 36's review).
+    for (;;) {
+      while (deps.busy()) await deps.wait(BUSY_CHECK_MS);
+      if (!(await deps.reachable())) return false;
+      if (!deps.busy()) break;
+    }
     store.setItem(KEY, String(deps.now()));
   } catch {
     // Storage refused (private mode): no reload, for nothing could keep it from looping.
