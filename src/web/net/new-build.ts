@@ -15,7 +15,7 @@ import { dialogOpen } from '../components/Modal';
  * room screens are fetched in the background when Start a Game opens, and a reload then closed the
  * form under the thumb, or dropped the answer to a create already sent (session 36's review); the
  * reload waits until the form is closed or sent. A room screen that needs its file meanwhile shows
- * "Getting back to your game…" until the reload (Home.tsx), not the error screen.
+ * "Opening the game…" until the reload (Home.tsx), not the error screen.
  */
 const KEY = 'chipless:reloadedForNewBuild';
 const AT_MOST_EVERY_MS = 60_000;

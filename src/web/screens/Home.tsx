@@ -28,7 +28,7 @@ function roomScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
   const Lazy = lazy(() => {
     const screen = loaded;
     // A file gone with a server upgrade: the page reloads into the new build (new-build.ts), and the
-    // screen waits for it ("Getting back to your game…") rather than show the error screen.
+    // screen waits for it ("Opening the game…") rather than show the error screen.
     if (screen === null)
       return preload().then(
         (s) => ({ default: s }),
