@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { sourceStampPlugin } from './scripts/source-stamp.mjs';
-import { webSources, webStampFile } from './src/server/web-build';
+import { sourceStampPlugin, webSources, webStampFile } from './scripts/source-stamp.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('.', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('dist/web', import.meta.url));

@@ -7,7 +7,7 @@
 // web app, with no warning, until some later restart (the upgrade audit of session 36).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 /**
  * The stamp of everything under `paths` (files and directories, walked in name order), or null when
@@ -33,6 +33,13 @@ export function sourceStamp(paths) {
   for (const [index, path] of paths.entries()) walk(index, path, path);
   return files === 0 ? null : hash.digest('hex');
 }
+
+/** What the web build is made from, in the repo: the app, the engine and protocol it imports, the config. */
+export const webSources = (repoRoot) =>
+  ['src/web', 'src/engine', 'src/shared', 'vite.config.ts'].map((p) => join(repoRoot, p));
+
+/** Where a build of the web app into `webDir` records its sources' stamp (dist/web-sources.txt). */
+export const webStampFile = (webDir) => join(dirname(webDir), `${basename(webDir)}-sources.txt`);
 
 /** The stamp recorded in `file`, or null when there is none. */
 export function readStamp(file) {

@@ -6,17 +6,13 @@
  * files' times kept could miss: scripts/source-stamp.mjs.)
  */
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { readStamp, sourceStamp } from '../../scripts/source-stamp.mjs';
+import { join } from 'node:path';
+import { readStamp, sourceStamp, webSources, webStampFile } from '../../scripts/source-stamp.mjs';
 import type { Logger } from './logger';
 
-/** Where a build of the web app into `webDir` records its sources' stamp (vite.config.ts writes it). */
-export const webStampFile = (webDir: string): string =>
-  join(dirname(webDir), `${basename(webDir)}-sources.txt`);
-
-/** What the web build is made from, in the repo: the app, the engine and protocol it imports, the config. */
-export const webSources = (repoRoot: string): string[] =>
-  ['src/web', 'src/engine', 'src/shared', 'vite.config.ts'].map((p) => join(repoRoot, p));
+// Where the stamp is and what it covers live beside the stamp, where vite.config.ts takes them too
+// (a config importing a .ts module without its extension draws a warning from Vite).
+export { webSources, webStampFile } from '../../scripts/source-stamp.mjs';
 
 /**
  * Whether `webDir` needs building: no index.html, or made from other sources than those here now
