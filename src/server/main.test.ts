@@ -64,6 +64,14 @@ async function launch(env: Record<string, string>) {
   return { url, child, exited, output: () => output };
 }
 
+/** The JSON log lines of a server's output (its other lines, such as npm's, left out). */
+function logLines(output: string): { level: number; msg: string; [field: string]: unknown }[] {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { level: number; msg: string; [field: string]: unknown });
+}
+
 /** main.ts with `env` (a fresh DATA_DIR unless given) when it is expected not to start: its exit code and stderr. */
 async function startFailing(
   env: Record<string, string>,
@@ -109,11 +117,7 @@ describe('main.ts', () => {
     await stream;
     host.close();
 
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = logLines(server.output());
     const listening = lines.find((l) => l.msg === 'Chipless is listening');
     expect(listening?.url).toBe(server.url);
     // What an operator checks first, the secret never.
@@ -154,11 +158,7 @@ describe('main.ts', () => {
       }
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { level: number; msg: string; dataDir?: string });
+      const lines = logLines(server.output());
       // The absolute DATA_DIR, for an operator to see which directory a start used.
       expect(lines.find((l) => l.msg === 'Chipless is listening')?.dataDir).toBe(dataDir);
       return lines.filter((l) => l.msg.includes('session secret')).map((l) => [l.level, l.msg]);
@@ -198,12 +198,7 @@ describe('main.ts', () => {
     expect((await visit({ 'X-Forwarded-For': '203.0.113.8' })).status).toBe(204);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-    const warnings = server
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { level: number; msg: string })
-      .filter((l) => l.msg.includes('X-Forwarded-For'));
+    const warnings = logLines(server.output()).filter((l) => l.msg.includes('X-Forwarded-For'));
     expect(warnings.map((l) => l.level)).toEqual([40]);
     expect(warnings[0]?.msg).toContain('set TRUST_PROXY=true');
   }, 30_000);
@@ -215,11 +210,7 @@ describe('main.ts', () => {
         const server = await launch({ STORE: 'redis', REDIS_URL: redis.url, SESSION_SECRET: '', ...env });
         server.child.kill('SIGTERM');
         expect(await server.exited).toBe(0);
-        return server
-          .output()
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as { level: number; msg: string })
+        return logLines(server.output())
           .filter((l) => l.msg.startsWith('Redis '))
           .map((l) => [l.level, l.msg]);
       };
@@ -355,12 +346,7 @@ describe.skipIf(gate.skip)('main.ts helper threads (Redis store)', () => {
         expect(nices.get(pid)).toBe(base);
         for (const [tid, nice] of nices)
           if (tid !== pid) expect({ tid, nice }).toEqual({ tid, nice: expected });
-        const listening = server
-          .output()
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-          .find((l) => l.msg === 'Chipless is listening');
+        const listening = logLines(server.output()).find((l) => l.msg === 'Chipless is listening');
         // The threads main.ts changed: all but the event loop, none when told to leave them.
         expect(listening?.helperThreads).toBe(expected === base ? 0 : nices.size - 1);
         server.child.kill('SIGTERM');
