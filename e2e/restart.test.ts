@@ -24,8 +24,9 @@
  * from both ends: the page's WebSocket closes (Playwright's `websocket` close event) and the server
  * sees Ann go (the other phones show her offline), and she gets nothing while offline.
  * Neither reload happens: a mark left on each page's `window` is still there at the end of each step.
- * 4. A page left open across an upgrade: the room screens' files answer 404 (a new build has other
- *    names); opening Start a Game, the page reloads itself into the new build and the create goes on.
+ * 4. A page left open across an upgrade (Dan's, a phone of its own): the room screens' files answer 404
+ *    (a new build has other names); opening Start a Game, the page reloads itself into the new build
+ *    and the create goes on.
  */
 import type { WebSocket } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -215,12 +216,15 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
 
 describe('a page left open across a server upgrade', () => {
   it("the room screens' files are gone: the create goes on, and the page reloads into the new build", async () => {
-    // Bob's page, home since he left, was loaded before an upgrade: the new build's server has other
-    // file names and answers the old ones 404 (vite's emptyOutDir). Opening Start a Game fetches the
-    // room screens in the background: they fail, and the page waits (the form is open). The create
-    // goes through; the lobby's file fails again, and the page reloads itself into the new build and
-    // the room (src/web/net/new-build.ts) rather than show "Something went wrong" (session 36).
-    const { page } = bob;
+    // Dan's page was loaded before an upgrade: the new build's server has other file names and answers
+    // the old ones 404 (vite's emptyOutDir). Opening Start a Game fetches the room screens in the
+    // background: they fail, and the page waits (the form is open). The create goes through; the
+    // lobby's file fails again, and the page reloads itself into the new build and the room
+    // (src/web/net/new-build.ts) rather than show "Something went wrong" (session 36).
+    // A phone of its own, so that this test does not hang on the ones before it: with Bob's page, a
+    // failure above (Bob never left) kept his page in the room, and this one failed too.
+    const dan = await chipless.openPhone('Dan');
+    const { page } = dan;
     let documents = 0;
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) documents++;
@@ -233,14 +237,14 @@ describe('a page left open across a server upgrade', () => {
       return route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
     });
     await page.goto('/');
-    await mark(bob);
+    await mark(dan);
     await button(page, 'Start a Game').click();
     const form = page.getByRole('dialog', { name: 'Start a Game' });
-    await form.getByLabel('Your Name').fill('Bob');
+    await form.getByLabel('Your Name').fill('Dan');
     await eventually(async () => expect(refused).toBeGreaterThan(0));
     // Not reloaded under the thumb: the form and what was typed are still there.
     await page.waitForTimeout(500);
-    expect(await form.getByLabel('Your Name').inputValue()).toBe('Bob');
+    expect(await form.getByLabel('Your Name').inputValue()).toBe('Dan');
     await button(form, 'Create Room').click();
     await expectVisible(page.getByRole('heading', { name: 'Game Lobby' }));
     expect(await page.evaluate(() => 'chiplessE2eMark' in window), 'reloaded').toBe(false);

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Server } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -21,10 +22,25 @@ afterEach(async () => {
   closeAll = null;
 });
 
-/** A server that answers every event but `command`, whose answers are lost (a dead connection's fate). */
-async function silentServer() {
+/**
+ * A server that answers every event but `command`, whose answers are lost (a dead connection's fate).
+ * `refuseWebSockets`: its first that many WebSocket requests are answered 503 (a server still coming
+ * up after a restart, or a network that just came back).
+ */
+async function silentServer({ refuseWebSockets = 0 } = {}) {
   const httpServer = createServer();
   const io = new Server(httpServer);
+  const upgrade = httpServer.listeners('upgrade') as ((...args: unknown[]) => void)[];
+  httpServer.removeAllListeners('upgrade');
+  let refused = 0;
+  httpServer.on('upgrade', (req, socket: Duplex, head) => {
+    if (refused < refuseWebSockets) {
+      refused++;
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    for (const listener of upgrade) listener(req, socket, head);
+  });
   const connections: string[] = [];
   io.on('connection', (socket) => {
     connections.push(socket.id);
@@ -79,6 +95,53 @@ describe('room client', () => {
     };
     await waitFor(() => connections.length === 1);
     expect(transports).toEqual(['websocket']);
+  });
+
+  it('a WebSocket refused once (the server still coming up): in by polling, then on the WebSocket', async () => {
+    // tryAllTransports falls back to polling when the WebSocket fails, and drops the WebSocket from the
+    // connection's list, so without the fix the phone stayed on long-polling until its next
+    // reconnection (a CI run's e2e/restart.test.ts found Ann's page with no WebSocket after a restart).
+    const { io, url, connections } = await silentServer({ refuseWebSockets: 1 });
+    const transports: string[] = [];
+    const upgraded: string[] = [];
+    io.on('connection', (socket) => {
+      transports.push(socket.conn.transport.name);
+      socket.conn.on('upgrade', (transport: { name: string }) => upgraded.push(transport.name));
+    });
+    const client = createRoomClient(
+      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
+      { url },
+    );
+    closeAll = async () => {
+      client.close();
+      await io.close();
+    };
+    await waitFor(() => connections.length === 1);
+    expect(transports).toEqual(['polling']);
+    await waitFor(() => upgraded.length === 1);
+    expect(upgraded).toEqual(['websocket']);
+    expect(connections).toHaveLength(1);
+  });
+
+  it('a network that blocks WebSockets: in by polling, and the failed upgrade leaves the connection alone', async () => {
+    const { io, url, connections } = await silentServer({ refuseWebSockets: Number.POSITIVE_INFINITY });
+    const transports: string[] = [];
+    io.on('connection', (socket) => transports.push(socket.conn.transport.name));
+    const seen: boolean[] = [];
+    const client = createRoomClient(
+      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => seen.push(c) },
+      { url, ackTimeoutMs: 2000 },
+    );
+    closeAll = async () => {
+      client.close();
+      await io.close();
+    };
+    await waitFor(() => connections.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(transports).toEqual(['polling']);
+    expect(connections).toHaveLength(1);
+    expect(seen).toEqual([true]);
+    expect(await client.resume('ABCDE')).toEqual({ ok: false, error: 'x' });
   });
 
   it('a request made while the first connection is still coming up waits for its answer, not the offline timeout', async () => {

@@ -98,7 +98,14 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
     // round trips, and the server drops the connection when the upgrade is not done within its
     // upgradeTimeout (10 s): on every (re)connection a phone came up, then went down again ~13 s
     // later and reconnected, missing the broadcasts meanwhile (e2e/bad-network.test.ts).
-    transports: ['websocket', 'polling'],
+    // The second 'websocket' is for the fallback: when the WebSocket fails, tryAllTransports drops the
+    // list's head and opens the rest, and only transports left in that list are upgraded to. With
+    // ['websocket', 'polling'] a phone whose WebSocket failed once (the server still coming up after a
+    // restart, a network just back) stayed on long-polling until its next reconnection; with the
+    // WebSocket left after polling, it upgrades as soon as it is in. Where the WebSocket is blocked the
+    // upgrade just fails and polling goes on; when polling fails too, the WebSocket is tried once more
+    // before the back-off (client.test.ts pins all of this to engine.io-client 6.6.8).
+    transports: ['websocket', 'polling', 'websocket'],
     tryAllTransports: true,
   };
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> =
