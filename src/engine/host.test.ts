@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOST_AWAY_MS } from './host';
-import { MSG } from './messages';
+import { hostTakenBy, MSG } from './messages';
 import { tableActivity } from './room';
 import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
 import type { Command, Room } from './types';
@@ -122,6 +122,19 @@ describe('claimHost: a player at the table takes over when the table has waited 
     );
     const ended = run(room, 'p0', { type: 'endGame' }, 3_000);
     expect(refuse(ended, 'p1', { type: 'claimHost' }, 3_000 + HOST_AWAY_MS)).toBe(MSG.gameEnded);
+  });
+
+  it('two players claiming at once: the second is told who took over, not that the host was here (regression, session 36 race audit)', () => {
+    const room = stuck();
+    const at = room.lastActivity + HOST_AWAY_MS;
+    const taken = run(room, 'p1', { type: 'claimHost' }, at);
+    expect(taken.hostId).toBe('p1');
+    expect(refuse(taken, 'p2', { type: 'claimHost' }, at + 5)).toBe(hostTakenBy('P1'));
+    // Once the new host has done anything, a late claim is refused as any other: the host is here.
+    const dealt = run(taken, 'p1', { type: 'advanceStage' }, at + 10);
+    expect(refuse(dealt, 'p2', { type: 'claimHost' }, at + 20)).toBe(MSG.hostNotAway);
+    // A new host who claimed and then went away too can be taken over from, 3 minutes on.
+    expect(run(taken, 'p2', { type: 'claimHost' }, at + HOST_AWAY_MS).hostId).toBe('p2');
   });
 
   it('a stored room whose host is missing from its players (never made by the engine) still gets its new host', () => {

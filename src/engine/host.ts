@@ -20,7 +20,7 @@
  */
 import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
-import { MSG } from './messages';
+import { hostTakenBy, MSG } from './messages';
 import { tableActivity } from './room';
 
 /** How long the table must go without a command before a player may take over as host (3 minutes). */
@@ -56,7 +56,13 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   const me = playerById(d.players, actorId);
   if (me === undefined || !me.isApproved) return MSG.notInGame;
   if (actorId === d.room.hostId) return MSG.alreadyHost;
-  if (d.now - tableActivity(d.base) < HOST_AWAY_MS) return MSG.hostNotAway;
+  if (d.now - tableActivity(d.base) < HOST_AWAY_MS) {
+    // Two phones offered the take-over tapped it at once: the second finds the table just active (the
+    // first claim), and 'The host can be replaced only after…' would tell them the host was back.
+    const last = d.base.log[d.base.log.length - 1];
+    const justClaimed = last?.type === 'hostChanged' && last.claimed && last.playerId === d.room.hostId;
+    return justClaimed ? hostTakenBy(last.name) : MSG.hostNotAway;
+  }
   if (online?.includes(d.room.hostId)) return MSG.hostStillHere;
   handOver(d, d.room.hostId, actorId, true);
   return null;

@@ -157,3 +157,11 @@ export const NEXT_STAGE_FALLBACK = 'Next Stage';
 export function actForTooSoon(name: string): string {
   return `${name} is at the table and can act. Nothing was done.`;
 }
+
+/**
+ * claimHost refused: another player's claim came first, and nothing has happened at the table since
+ * (two phones offered the take-over tapped it at once). Ours.
+ */
+export function hostTakenBy(name: string): string {
+  return `${name} has just taken over as host. Nothing was done.`;
+}

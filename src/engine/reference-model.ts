@@ -312,6 +312,7 @@ const PATTERNS: RegExp[] = [
   /^.+ is not eligible for (main|side-\d+)$/,
   /^There is no pot .+$/,
   /^.+ is at the table and can act\. Nothing was done\.$/,
+  /^.+ has just taken over as host\. Nothing was done\.$/,
 ];
 const FIXED = new Set<string>(Object.values(MSG));
 

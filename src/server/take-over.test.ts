@@ -73,6 +73,22 @@ describe('taking over as host', () => {
     expect((await server.store.load(code))!.room.gameState.stage).toBe('FLOP');
   });
 
+  it('two players claim at once: one takes over, the other is told who did (regression, session 36 race audit)', async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    ana.close();
+    clock += HOST_AWAY_MS;
+    const [byBen, byCal] = await Promise.all([
+      ben.command(code, { type: 'claimHost' }),
+      cal.command(code, { type: 'claimHost' }),
+    ]);
+    const [won, lost, winner] = byBen.ok ? [byBen, byCal, 'Ben'] : [byCal, byBen, 'Cal'];
+    expect(won.ok).toBe(true);
+    expect(lost).toEqual({ ok: false, error: `${winner} has just taken over as host. Nothing was done.` });
+    const host = (await server.store.load(code))!.room.hostId;
+    expect(host).toBe(winner === 'Ben' ? ben.playerId : cal.playerId);
+  });
+
   it("refused while the host's phone is connected, however long the table waited; a phone cannot say who is online (regression, session 33 security audit)", async () => {
     const { code, phones } = await startedTable(['Ana', 'Ben']);
     const [ana, ben] = phones as [TestClient, TestClient];
