@@ -329,6 +329,25 @@ describe('leaving and removal', () => {
     expect(ivy.gone).toEqual([{ roomCode: code, reason: 'removed' }]);
   });
 
+  it('a join sent right behind the same player\'s leave joins again, unanswered by "not in this room" (regression, session 36 race audit)', async () => {
+    // The join read the room before the leave was applied, took the player for seated, and asked to
+    // resume behind the leave: "You are not in this room" and a 'gone', where a second tap joined.
+    const { host, guests, code } = await lobby('Gus');
+    const [gus] = guests as [TestClient];
+    for (let round = 0; round < 20; round++) {
+      const [left, joined] = await Promise.all([
+        gus.command(code, { type: 'leave' }),
+        gus.joinRoom(code, 'Gus', 5000),
+      ]);
+      expect(left.ok).toBe(true);
+      const room = okData(joined).room;
+      expect(room.players[gus.playerId]).toMatchObject({ name: 'Gus', isApproved: false });
+      await host.must(code, { type: 'approve', playerId: gus.playerId });
+    }
+    // Each leave tells the leaving socket so; never that he was removed.
+    expect(gus.gone).toEqual(Array.from({ length: 20 }, () => ({ roomCode: code, reason: 'left' })));
+  });
+
   it('a removed player replaying their join command id gets no snapshot and no subscription', async () => {
     const { host, code } = await lobby();
     const eve = await connect();

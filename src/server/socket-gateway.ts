@@ -142,11 +142,21 @@ export function attachGateway(deps: GatewayDeps): () => void {
    * Game's Results" on their home screen), unsubscribed and unseen (an ended game changes no more),
    * and GAME_STILL_GOING until then, without a 'gone' notice: the room is not gone for them yet.
    * Neither is charged as a failed lookup: the ledger names them.
+   * `ifMember`: null, with nothing said or charged, when the room is there and the player is not in it.
    */
-  const subscribe = (socket: ChiplessSocket, roomCode: string): Promise<Ack<OutgoingSnapshot>> =>
-    rooms.runExclusive(roomCode, async () => {
+  function subscribe(socket: ChiplessSocket, roomCode: string): Promise<Ack<OutgoingSnapshot>>;
+  function subscribe(
+    socket: ChiplessSocket,
+    roomCode: string,
+    ifMember: true,
+  ): Promise<Ack<OutgoingSnapshot> | null>;
+  function subscribe(socket: ChiplessSocket, roomCode: string, ifMember = false) {
+    return rooms.runExclusive(roomCode, async (): Promise<Ack<OutgoingSnapshot> | null> => {
       const playerId = socket.data.playerId;
       let view = await rooms.load(roomCode, { whole: true });
+      // A join that found the player seated, run behind their own leave: not a member any more, so
+      // the join goes on as a join, with nothing said (join, below).
+      if (ifMember && view !== null && !view.has(playerId)) return null;
       const departed = view !== null && !view.has(playerId) && view.departed(playerId);
       // Refused without a 'gone' notice: its reason would answer the question too.
       if (!view?.has(playerId) && !departed && !takeMiss(socket))
@@ -175,6 +185,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         const again = await rooms.load(roomCode, { whole: true });
         if (!again?.has(playerId)) {
           await socket.leave(roomCode);
+          if (ifMember && again) return null;
           socket.emit('gone', { roomCode, reason: again ? 'removed' : 'not_found' });
           return { ok: false, error: again ? NOT_IN_ROOM : ROOM_NOT_FOUND };
         }
@@ -187,6 +198,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
       return { ok: true, data: snapshot };
     });
+  }
 
   /** Runs a command; subscribes the sender when it is (still) a member. */
   const run = async (
@@ -231,8 +243,13 @@ export function attachGateway(deps: GatewayDeps): () => void {
     const existing = await rooms.load(roomCode);
     // A join that finds no room tells a prober as much as a resume would: it costs a failed lookup.
     if (!existing) return { ok: false, error: takeMiss(socket) ? JOIN_ROOM_NOT_FOUND : TOO_MANY_REQUESTS };
-    // Already seated (a reload during the join, a second tab): joining again is resuming.
-    if (existing.has(socket.data.playerId)) return subscribe(socket, roomCode);
+    // Already seated (a reload during the join, a second tab): joining again is resuming. Read outside
+    // the room's queue: a leave of the same player queued before it may have gone by the time it runs,
+    // and then this is a join (session 36's race audit: "You are not in this room", a second tap joined).
+    if (existing.has(socket.data.playerId)) {
+      const resumed = await subscribe(socket, roomCode, true);
+      if (resumed !== null) return resumed;
+    }
     const outcome = await run(
       socket,
       roomCode,
