@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyCommand, createRoom } from '../engine';
 import { LOG_LIMIT } from '../engine/room';
 import type { Command, Room } from '../engine/types';
-import { logDelta, mergeSnapshot } from './log-delta';
+import { logCovers, logDelta, mergeSnapshot } from './log-delta';
 import type { RoomSnapshot } from './protocol';
 
 let clock = 0;
@@ -132,6 +132,26 @@ describe('mergeSnapshot', () => {
     const mended = mergeSnapshot(after.snapshot, snap(lost + 1));
     expect(mended.missing).toBe(false);
     expect(mended.snapshot).toEqual(snap(lost + 1));
+  });
+
+  it('logCovers: a hole left by a broadcast that ran ahead, and the late one filling it', () => {
+    const lost = rooms.findIndex((r, i) => i > 10 && r.nextEventSeq > rooms[i - 1]!.nextEventSeq);
+    const held = snap(lost - 1);
+    const from = held.room.nextEventSeq;
+    const ahead = broadcast(lost + 1);
+    const to = ahead.logFrom!;
+    expect(to).toBeGreaterThan(from);
+    const early = mergeSnapshot(held, ahead).snapshot;
+    expect(logCovers(early.room.log, from, to)).toBe(false);
+    const late = mergeSnapshot(early, broadcast(lost)).snapshot;
+    expect(logCovers(late.room.log, from, to)).toBe(true);
+    // One event short of the range, or an empty log: not covered; events older than the log's window
+    // are not wanted; an empty range is covered.
+    const first = late.room.log[0]!.seq;
+    expect(logCovers(late.room.log.filter((e) => e.seq !== to - 1), from, to)).toBe(false);
+    expect(logCovers([], from, to)).toBe(false);
+    expect(logCovers(late.room.log, first - 5, first)).toBe(true);
+    expect(logCovers(late.room.log, to, to)).toBe(true);
   });
 
   it('starts over for another room, and flags a broadcast held without a full snapshot', () => {

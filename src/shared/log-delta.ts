@@ -51,6 +51,20 @@ export function mergeSnapshot(prev: RoomSnapshot | null, next: RoomSnapshot): Me
   return { snapshot: whole(newest, log), missing };
 }
 
+/**
+ * Whether `log` holds every event with seq in [from, to) that it could hold: those older than its first
+ * event have left the window (LOG_LIMIT) and are not wanted. A broadcast that ran ahead of another
+ * (two processes' broadcasts crossing, Redis mode) leaves a hole the late one fills: the phone waits a
+ * moment and checks this before asking for the whole room (use-room.ts).
+ */
+export function logCovers(log: readonly LoggedEvent[], from: number, to: number): boolean {
+  if (log.length === 0) return from >= to;
+  const first = (log[0] as LoggedEvent).seq;
+  const seqs = new Set(log.map((e) => e.seq));
+  for (let seq = Math.max(from, first); seq < to; seq++) if (!seqs.has(seq)) return false;
+  return true;
+}
+
 function samePresence(a: RoomSnapshot, b: RoomSnapshot): boolean {
   const keys = Object.keys(a.presence);
   return keys.length === Object.keys(b.presence).length && keys.every((k) => a.presence[k] === b.presence[k]);

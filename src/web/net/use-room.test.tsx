@@ -15,6 +15,7 @@ import { NO_CONNECTION_ERROR } from './client';
 import {
   LAST_RESULTS_MS,
   LEFT_GAME_RESULTS_MS,
+  LOG_GAP_WAIT_MS,
   RESUME_RETRY_MS,
   RESUME_SERVER_RETRIES,
   useRoom,
@@ -177,13 +178,48 @@ describe('useRoom', () => {
     act(() => emit().room(logDelta(full(v3, 3), v2.nextEventSeq)));
     expect(result.current.snapshot).toEqual(full(v3, 3));
     expect(client.resume).not.toHaveBeenCalled();
-    // Version 4's broadcast is lost: version 5's log starts past the log held.
+    // Version 4's broadcast is lost: version 5's log starts past the log held. The phone waits a moment
+    // for it (broadcasts may cross), then asks for the room.
     const v5 = actNow(v4, 'CALL');
-    await act(async () => emit().room(logDelta(full(v5, 5), v4.nextEventSeq)));
+    vi.useFakeTimers();
+    try {
+      await act(async () => emit().room(logDelta(full(v5, 5), v4.nextEventSeq)));
+      await act(async () => vi.advanceTimersByTimeAsync(LOG_GAP_WAIT_MS - 1));
+      expect(client.resume).not.toHaveBeenCalled();
+      await act(async () => vi.advanceTimersByTimeAsync(1));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(client.resume).toHaveBeenCalledTimes(1);
     expect(client.resume).toHaveBeenCalledWith('ABCDE');
     // The resume's full snapshot (version 4) mends the log; the state stays at version 5.
     expect(result.current.snapshot).toEqual(full(v5, 5));
+  });
+
+  it('two broadcasts crossing (Redis mode): the late one fills the hole, and nothing is asked again (regression, session 36 race audit)', async () => {
+    const v1 = lobby(['Ana', 'Ben', 'Cal']);
+    const v2 = step(v1, 'ana', { type: 'startGame' });
+    const v3 = actNow(v2, 'CALL');
+    const v4 = actNow(v3, 'CALL');
+    const full = (r: typeof room, version: number): RoomSnapshot => ({ ...snapshot(r), version });
+    const { client, factory, emit } = fakeClient({ ok: true, data: full(v4, 4) });
+    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2) });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.createRoom('Ana', 5_000);
+    });
+    vi.useFakeTimers();
+    try {
+      // Version 4's broadcast comes before version 3's.
+      await act(async () => emit().room(logDelta(full(v4, 4), v3.nextEventSeq)));
+      await act(async () => vi.advanceTimersByTimeAsync(10));
+      await act(async () => emit().room(logDelta(full(v3, 3), v2.nextEventSeq)));
+      await act(async () => vi.advanceTimersByTimeAsync(LOG_GAP_WAIT_MS * 2));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(client.resume).not.toHaveBeenCalled();
+    expect(result.current.snapshot).toEqual(full(v4, 4));
   });
 
   it('goes home with a notice when the room is gone', async () => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { isInRoom } from '../../engine';
 import type { Command, Room } from '../../engine/types';
-import { mergeSnapshot } from '../../shared/log-delta';
+import { logCovers, mergeSnapshot } from '../../shared/log-delta';
 import {
   type Ack,
   GAME_STILL_GOING,
@@ -88,6 +88,12 @@ function seatedInGame(room: Room | undefined, me: string | null, code: string): 
   return isInRoom(room, me) && room.players[me]?.isApproved === true;
 }
 
+/**
+ * How long a hole in the held log waits for the broadcast that fills it (one that crossed a later one,
+ * Redis mode) before the whole room is asked for again. Broadcasts cross by a few milliseconds.
+ */
+export const LOG_GAP_WAIT_MS = 300;
+
 /** How long to wait before asking again for a remembered room whose resume timed out. */
 export const RESUME_RETRY_MS = 3_000;
 
@@ -144,6 +150,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const heldRef = useRef<RoomSnapshot | null>(null);
   // A full snapshot asked for because the held log has a hole; one at a time.
   const refetchingRef = useRef(false);
+  // The wait for a late broadcast to fill the hole (LOG_GAP_WAIT_MS), cleared on unmount.
+  const gapTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const forget = useCallback(() => {
     codeRef.current = null;
@@ -158,18 +166,40 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     // Written when it changed only (a read is cheap; a write is ~1 ms a broadcast on a slow phone, the
     // only app code in a late night's profile, session 34); a key another tab cleared is written again.
     if (storage.roomCode() !== next.room.roomCode) storage.setRoomCode(next.room.roomCode);
-    const merged = mergeSnapshot(heldRef.current, next);
+    const held = heldRef.current;
+    const merged = mergeSnapshot(held, next);
     heldRef.current = merged.snapshot;
     setSnapshot(merged.snapshot);
-    const client = clientRef.current;
-    if (!merged.missing || refetchingRef.current || !client) return;
+    if (!merged.missing || refetchingRef.current || !clientRef.current) return;
     // Some of the hand log never arrived: ask for the whole room again.
     refetchingRef.current = true;
     const code = next.room.roomCode;
-    void client.resume(code).then((res) => {
-      refetchingRef.current = false;
-      if (res.ok && codeRef.current === code) enter(res.data);
-    });
+    const refetch = () => {
+      const client = clientRef.current;
+      if (!client || codeRef.current !== code) {
+        refetchingRef.current = false;
+        return;
+      }
+      void client.resume(code).then((res) => {
+        refetchingRef.current = false;
+        if (res.ok && codeRef.current === code) enter(res.data);
+      });
+    };
+    if (held === null || held.room.roomCode !== code || next.logFrom === undefined) return refetch();
+    // With several server processes (Redis mode) two broadcasts can cross: the later one arrives first
+    // and the hole is the earlier one, a few ms behind. Waited for a moment before a resume (~13 KB)
+    // is asked for (session 36's race audit: one resume a crossing).
+    const from = held.room.nextEventSeq;
+    const to = next.logFrom;
+    gapTimerRef.current = setTimeout(() => {
+      gapTimerRef.current = undefined;
+      const now = heldRef.current;
+      if (now && now.room.roomCode === code && logCovers(now.room.log, from, to)) {
+        refetchingRef.current = false;
+        return;
+      }
+      refetch();
+    }, LOG_GAP_WAIT_MS);
   }, []);
 
   useEffect(() => {
@@ -272,6 +302,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       closed = true;
       resumeRef.current = null;
       clearTimeout(retry);
+      clearTimeout(gapTimerRef.current);
+      refetchingRef.current = false;
       clientRef.current = null;
       client.close();
     };
