@@ -13,6 +13,7 @@ export function useFocusRescue(target: RefObject<HTMLElement | null>): void {
       last.current = e.target instanceof Element ? e.target : null;
     };
     document.addEventListener('focusin', onFocusIn);
+    watchInput();
     return () => document.removeEventListener('focusin', onFocusIn);
   }, []);
   useEffect(() => {
@@ -20,10 +21,23 @@ export function useFocusRescue(target: RefObject<HTMLElement | null>): void {
     const active = document.activeElement;
     if (!lost || lost.isConnected || (active && active !== document.body)) return;
     last.current = null;
-    // Without scrolling: on a phone the tapped button goes with the turn, and the page must not jump
-    // to its top after every tap.
-    target.current?.focus({ preventScroll: true });
+    // Without scrolling after a tap: on a phone the tapped button goes with the turn, and the page must
+    // not jump to its top after every tap. After a key, scrolled to: a keyboard user's ring off the top
+    // of the screen is focus they cannot see (session 36's accessibility audit).
+    target.current?.focus({ preventScroll: lastInput !== 'keyboard' });
   });
+}
+
+/** What the user last did: pressed a key, or pointed (a tap, a click). Read by useFocusRescue. */
+let lastInput: 'keyboard' | 'pointer' = 'pointer';
+let watching = false;
+
+/** Listens (once, for the page's life) for the user's keys and taps, in the capture phase. */
+function watchInput(): void {
+  if (watching) return;
+  watching = true;
+  document.addEventListener('keydown', () => (lastInput = 'keyboard'), true);
+  document.addEventListener('pointerdown', () => (lastInput = 'pointer'), true);
 }
 
 /**

@@ -110,6 +110,49 @@ describe('Home: back from a lost connection', () => {
   });
 });
 
+describe('Home: "Reconnecting…" read out (session 36 accessibility audit\'s left item)', () => {
+  const api = (snap: RoomSnapshot, connection: RoomApi['connection']) =>
+    roomApi({ connection, snapshot: snap, playerId: 'ben' });
+  const view = (snap: RoomSnapshot, connection: RoomApi['connection']) => (
+    <MemoryRouter>
+      <HomeView api={api(snap, connection)} />
+    </MemoryRouter>
+  );
+  const said = () => {
+    act(() => vi.advanceTimersByTime(60));
+    return document.getElementById('announcer')?.textContent ?? null;
+  };
+
+  it('the banner fills a live region already in the page; under a dialog the announcer says it', async () => {
+    vi.useFakeTimers();
+    try {
+      document.getElementById('announcer')?.remove();
+      const snap = snapshot(started(['Ana', 'Ben']));
+      const { rerender } = await act(async () => render(view(snap, 'online')));
+      await act(async () => vi.advanceTimersByTimeAsync(100));
+      // There, empty, before anything goes wrong: a region created with its text is often not read.
+      const region = document.getElementById('connection-status')!;
+      expect(region.getAttribute('role')).toBe('status');
+      expect(region.textContent).toBe('');
+      await act(async () => rerender(view(snap, 'offline')));
+      expect(document.getElementById('connection-status')).toBe(region);
+      expect(region.textContent).toBe('Reconnecting… Your seat is safe. Picking up where you left off.');
+      // No dialog: the banner's own region says it, the announcer does not (no double reading).
+      expect(said()).not.toContain('Reconnecting');
+      await act(async () => rerender(view(snap, 'online')));
+      expect(region.textContent).toBe('');
+
+      // Ben opens Leave game (#root inert under it), and the connection drops: said outside #root.
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave game' })));
+      expect(screen.getByRole('dialog', { name: 'Leave this game?' })).toBeTruthy();
+      await act(async () => rerender(view(snap, 'offline')));
+      expect(said()).toBe('Reconnecting… Your seat is safe. Picking up where you left off.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('Home: a new screen opens at its top (regression, session 33 review)', () => {
   it('from the lobby to the table, and from the table to the game over, the page scrolls to the top', async () => {
     vi.stubGlobal(

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { screenCovered, useAnnounced } from '../components/announcer';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
 import { reloadForNewBuild } from '../net/new-build';
@@ -107,6 +108,15 @@ export function HomeView({ api }: { api: RoomApi }) {
   }, [screenKind]);
 
   const online = api.connection === 'online';
+  // "Reconnecting…" over a room screen (not the landing: its forms say 'No connection…' themselves).
+  const reconnecting = api.connection === 'offline' && (!!snapshot || api.resuming);
+  // The banner's live region is in the page before its text (one created with its text is often not
+  // read); under a dialog #root is inert, so the announcer outside it says it (announcer.ts).
+  useAnnounced(
+    reconnecting ? 'offline' : null,
+    snapshot ? `${common.reconnecting} ${common.reconnectingHint}` : common.reconnecting,
+    { onlyIf: screenCovered },
+  );
   let screen: React.ReactNode;
   if (snapshot) {
     const status = snapshot.room.status;
@@ -148,15 +158,17 @@ export function HomeView({ api }: { api: RoomApi }) {
 
   return (
     <>
-      {api.connection === 'offline' ? (
-        <div className="reconnecting" role="status">
-          <span className="spinner small" aria-hidden="true" />
-          <span>
-            <strong>{common.reconnecting}</strong>
-            {snapshot ? <span className="reconnecting-hint"> {common.reconnectingHint}</span> : null}
-          </span>
-        </div>
-      ) : null}
+      <div className={reconnecting ? 'reconnecting' : 'sr-only'} role="status" id="connection-status">
+        {reconnecting ? (
+          <>
+            <span className="spinner small" aria-hidden="true" />
+            <span>
+              <strong>{common.reconnecting}</strong>
+              {snapshot ? <span className="reconnecting-hint"> {common.reconnectingHint}</span> : null}
+            </span>
+          </>
+        ) : null}
+      </div>
       <OnlineContext.Provider value={online}>
         <Suspense fallback={api.resuming ? resumingScreen : loadingScreen}>{screen}</Suspense>
       </OnlineContext.Provider>

@@ -275,6 +275,41 @@ describe('Lobby: focus when a control goes away', () => {
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Game Lobby' }));
   });
 
+  it('after a tap the heading takes focus where it is; after a key it is scrolled to, so the ring is seen (session 36 accessibility audit)', async () => {
+    const room = lobby(['Ana', 'Ben', 'Cal', 'Dee'], { pending: ['Cal', 'Dee'] });
+    const send = vi.fn(async (_c: Command) => ok);
+    const view = (r: typeof room, version: number) => (
+      <Lobby snapshot={{ ...snapshot(r), version }} me="ana" send={send} onLeave={async () => ok} />
+    );
+    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+    try {
+      const { rerender } = render(view(room, 1));
+      const heading = screen.getByRole('heading', { level: 1, name: 'Game Lobby' });
+      const headingFocus = () =>
+        focus.mock.contexts.flatMap((el, i) => (el === heading ? [focus.mock.calls[i]] : []));
+      focus.mockClear(); // the screen's arrival focus
+      // A tap on Approve Cal.
+      const cal = screen.getByRole('button', { name: 'Approve Cal' });
+      cal.focus();
+      fireEvent.pointerDown(cal);
+      await act(async () => fireEvent.click(cal));
+      const once = step(room, 'ana', { type: 'approve', playerId: 'cal' });
+      rerender(view(once, 2));
+      expect(document.activeElement).toBe(heading);
+      expect(headingFocus()).toEqual([[{ preventScroll: true }]]);
+      // Enter on Approve Dee.
+      const dee = screen.getByRole('button', { name: 'Approve Dee' });
+      dee.focus();
+      fireEvent.keyDown(dee, { key: 'Enter' });
+      await act(async () => fireEvent.click(dee));
+      rerender(view(step(once, 'ana', { type: 'approve', playerId: 'dee' }), 3));
+      expect(document.activeElement).toBe(heading);
+      expect(headingFocus()).toEqual([[{ preventScroll: true }], [{ preventScroll: false }]]);
+    } finally {
+      focus.mockRestore();
+    }
+  });
+
   it('host: removing a player from the confirmation leaves focus on the heading once the row is gone', async () => {
     const room = lobby(['Ana', 'Ben', 'Cal']);
     const send = vi.fn(async (_c: Command) => ok);
