@@ -84,13 +84,22 @@ export async function buildServer() {
     renameSync(temporary, file.path);
   }
   writeStamp(STAMP, stamp);
-  // Chunks of earlier builds (their names hold their hashes). One is kept for a minute, in case a
-  // server started from the build before is still loading it.
-  const written = new Set(files.map((file) => file.path));
-  for (const name of readdirSync(SERVER_OUT)) {
-    const path = join(SERVER_OUT, name);
-    if (CHUNK.test(name) && !written.has(path) && Date.now() - statSync(path).mtimeMs > 60_000)
-      rmSync(path, { force: true });
+  removeOldChunks(SERVER_OUT, readdirSync(SERVER_OUT), new Set(files.map((file) => file.path)), Date.now());
+}
+
+/**
+ * Removes chunks of earlier builds (their names hold their hashes) among `names` in `dir`, but those
+ * this build `written` and any younger than a minute, in case a server started from the build before
+ * is still loading it. A chunk already gone is passed over: two servers starting at once after a change
+ * both build, and one removed an old chunk the other had just listed (a start failed with ENOENT in a
+ * test run of session 37).
+ */
+export function removeOldChunks(dir, names, written, now) {
+  for (const name of names) {
+    const path = join(dir, name);
+    if (!CHUNK.test(name) || written.has(path)) continue;
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats && now - stats.mtimeMs > 60_000) rmSync(path, { force: true });
   }
 }
 

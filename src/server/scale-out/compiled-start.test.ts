@@ -2,15 +2,44 @@
  * `npm start` runs the server compiled by scripts/server-build.mjs (the process tests in this folder
  * start it that way). Here: when it is rebuilt, and that the build is what it is meant to be.
  */
-import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildServer, SERVER_OUT, serverBuildIsStale } from '../../../scripts/server-build.mjs';
+import {
+  buildServer,
+  removeOldChunks,
+  SERVER_OUT,
+  serverBuildIsStale,
+} from '../../../scripts/server-build.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('the compiled server', () => {
+  it("removes earlier builds' chunks older than a minute, and passes over one another build removed first (regression)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chipless-chunks-'));
+    try {
+      const now = Date.now();
+      const file = (name: string, ageMs: number) => {
+        writeFileSync(join(dir, name), '');
+        const at = (now - ageMs) / 1000;
+        utimesSync(join(dir, name), at, at);
+      };
+      file('main.js', 120_000);
+      file('chunk-AAAAAAAA.js', 120_000);
+      file('chunk-AAAAAAAA.js.map', 120_000);
+      file('chunk-BBBBBBBB.js', 30_000);
+      file('chunk-CCCCCCCC.js', 120_000);
+      // chunk-DDDDDDDD.js was listed, then removed by a build running at the same time.
+      const names = [...readdirSync(dir), 'chunk-DDDDDDDD.js'];
+      removeOldChunks(dir, names, new Set([join(dir, 'chunk-CCCCCCCC.js')]), now);
+      expect(readdirSync(dir).sort()).toEqual(['chunk-BBBBBBBB.js', 'chunk-CCCCCCCC.js', 'main.js']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is stale while any server, engine or shared source differs from what it was built from, newer or older, and not after', async () => {
     await buildServer();
     expect(serverBuildIsStale()).toBe(false);
