@@ -222,6 +222,33 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toEqual(full(v4, 4));
   });
 
+  it('a second hole while the first is waited for: the first filled, the second not, the room is asked for', async () => {
+    const v1 = lobby(['Ana', 'Ben', 'Cal']);
+    const v2 = step(v1, 'ana', { type: 'startGame' });
+    const v3 = actNow(v2, 'CALL');
+    const v4 = actNow(v3, 'CALL');
+    const v5 = actNow(v4, 'CALL');
+    const v6 = step(v5, 'ana', { type: 'advanceStage' });
+    const full = (r: typeof room, version: number): RoomSnapshot => ({ ...snapshot(r), version });
+    const { client, factory, emit } = fakeClient({ ok: true, data: full(v6, 6) });
+    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2) });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.createRoom('Ana', 5_000);
+    });
+    vi.useFakeTimers();
+    try {
+      await act(async () => emit().room(logDelta(full(v4, 4), v3.nextEventSeq)));
+      await act(async () => emit().room(logDelta(full(v6, 6), v5.nextEventSeq)));
+      await act(async () => emit().room(logDelta(full(v3, 3), v2.nextEventSeq)));
+      await act(async () => vi.advanceTimersByTimeAsync(LOG_GAP_WAIT_MS));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(client.resume).toHaveBeenCalledTimes(1);
+    expect(result.current.snapshot).toEqual(full(v6, 6));
+  });
+
   it('goes home with a notice when the room is gone', async () => {
     const { factory, emit } = fakeClient();
     const { result } = renderHook(() => useRoom(factory));

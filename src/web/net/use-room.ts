@@ -150,8 +150,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const heldRef = useRef<RoomSnapshot | null>(null);
   // A full snapshot asked for because the held log has a hole; one at a time.
   const refetchingRef = useRef(false);
-  // The wait for a late broadcast to fill the hole (LOG_GAP_WAIT_MS), cleared on unmount.
+  // The wait for a late broadcast to fill the hole (LOG_GAP_WAIT_MS), cleared on unmount, and the
+  // seqs it waits for ([from, to)).
   const gapTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const gapRef = useRef<{ from: number; to: number } | null>(null);
 
   const forget = useCallback(() => {
     codeRef.current = null;
@@ -170,7 +172,11 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     const merged = mergeSnapshot(held, next);
     heldRef.current = merged.snapshot;
     setSnapshot(merged.snapshot);
-    if (!merged.missing || refetchingRef.current || !clientRef.current) return;
+    if (!merged.missing || !clientRef.current) return;
+    const gap = gapRef.current;
+    // Another hole while one is waited for: the wait's check covers it too.
+    if (gap && next.logFrom !== undefined) gap.to = Math.max(gap.to, next.logFrom);
+    if (refetchingRef.current) return;
     // Some of the hand log never arrived: ask for the whole room again.
     refetchingRef.current = true;
     const code = next.room.roomCode;
@@ -189,12 +195,13 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     // With several server processes (Redis mode) two broadcasts can cross: the later one arrives first
     // and the hole is the earlier one, a few ms behind. Waited for a moment before a resume (~13 KB)
     // is asked for (session 36's race audit: one resume a crossing).
-    const from = held.room.nextEventSeq;
-    const to = next.logFrom;
+    const waited = { from: held.room.nextEventSeq, to: next.logFrom };
+    gapRef.current = waited;
     gapTimerRef.current = setTimeout(() => {
       gapTimerRef.current = undefined;
+      gapRef.current = null;
       const now = heldRef.current;
-      if (now && now.room.roomCode === code && logCovers(now.room.log, from, to)) {
+      if (now && now.room.roomCode === code && logCovers(now.room.log, waited.from, waited.to)) {
         refetchingRef.current = false;
         return;
       }
@@ -303,6 +310,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       resumeRef.current = null;
       clearTimeout(retry);
       clearTimeout(gapTimerRef.current);
+      gapRef.current = null;
       refetchingRef.current = false;
       clientRef.current = null;
       client.close();
