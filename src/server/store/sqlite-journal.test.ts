@@ -25,13 +25,9 @@ import type { StoredRoom } from './room-store';
 import { Batch, entryOf, type JournalEntry, type RoomEntry } from './sqlite-apply';
 import { journalGens, journalRecord, parseRecords, readJournal } from './sqlite-journal';
 import { DataDirInUseError } from './sqlite-lock';
-import {
-  createSqliteStore,
-  SQLITE_FILE_NAME,
-  type SqliteStore,
-  WRITER_YOUNG_GENERATION_MB,
-} from './sqlite-store';
+import { createSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from './sqlite-store';
 import { sqliteTestFile } from './sqlite-test-file';
+import { WRITER_YOUNG_GENERATION_MB } from './sqlite-writer-thread';
 
 const file = sqliteTestFile('chipless-journal-');
 

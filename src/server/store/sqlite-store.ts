@@ -77,7 +77,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { LoggedEvent, Room } from '../../engine/types';
 import { immutableJson, roomJsonParts } from '../room-json';
@@ -86,24 +86,9 @@ import type { RoomStore, StoredRoom } from './room-store';
 import { APPLIED_SLOTS, logLast, ringUpdate } from './slots';
 import { Batch, createApplier, entryOf, type JournalEntry, type RoomEntry } from './sqlite-apply';
 import { type JournalWriter, journalFileName, journalGens, openJournal, readJournal } from './sqlite-journal';
-import { lockDataDir } from './sqlite-lock';
+import { type DataDirLock, lockDataDir } from './sqlite-lock';
 import { prepareSchema } from './sqlite-schema';
-import type { FromWriter, ToWriter, WriterData } from './sqlite-writer';
-
-/**
- * How the writer thread is started: the script the Worker runs, and the module that script loads
- * (null when the script is the writer itself). From the TypeScript sources (tsx, Vitest) a worker
- * does not inherit the loader, so a plain-JavaScript boot script registers tsx and then loads the
- * writer. From the compiled server (`npm start`, scripts/server-build.mjs) this module is bundled into a
- * chunk of dist/server that main.js and room-thread.js share, and the writer is its sibling
- * sqlite-writer.js, which runs as it is.
- */
-const WRITER_ENTRY: { script: URL; module: string | null } = import.meta.url.endsWith('.ts')
-  ? {
-      script: new URL('../worker-boot.mjs', import.meta.url),
-      module: new URL('./sqlite-writer.ts', import.meta.url).href,
-    }
-  : { script: new URL('./sqlite-writer.js', import.meta.url), module: null };
+import { WriterThread } from './sqlite-writer-thread';
 
 /**
  * The WAL file's size once SQLite starts it over (16 MiB). Without a limit SQLite reuses the file but
@@ -115,18 +100,6 @@ export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
-
-/**
- * The writer thread's young generation (MB, V8's `maxYoungGenerationSizeMb`: two semi-spaces and a
- * third for large objects). V8's default, 48, lets the thread's new space grow to 32 MB, all of it
- * resident, for garbage that dies within a batch (the 1 MiB journal reads and their parsed entries).
- * Session 18 measured 6 against the default with the rooms on the event loop: ~45 MB less peak RSS,
- * but p99 higher in 9 pairs of 12, and p99 was the target missed then, so it was reverted. With the
- * rooms on a thread of their own (room-thread.ts) p99 has room and RSS has none (peak 466–497 MB at
- * 1,000 rooms): in four runs in turns, 6 gave 440–452 MB against 467–476, p99 no worse (median of six
- * rounds 22.7 against 44 ms on a drifting box). bench/README.md, sessions 18 and 21.
- */
-export const WRITER_YOUNG_GENERATION_MB = 6;
 
 interface RoomRow {
   version: number;
@@ -240,9 +213,53 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   }
 }
 
+/** createSqliteStore's work: opens the database and the journal, starts the writer thread, and puts the store over them. */
 function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const { dataDir } = options;
   const onError = options.onError ?? (() => {});
+  const { lock, file, db, lastLsn } = openDatabase(dataDir, onError);
+  const statements = prepareStatements(db);
+  let journal: JournalAppender;
+  try {
+    journal = new JournalAppender(dataDir, options.journalFileBytes ?? 8 * 1024 * 1024, lastLsn, onError);
+  } catch (err) {
+    db.close();
+    lock.release();
+    throw err;
+  }
+  const heads = new KnownHeads(statements);
+  const writer = new WriterThread(
+    {
+      dbFile: file,
+      dataDir,
+      gen: journal.gen,
+      intervalMs: options.writeIntervalMs ?? 5000,
+      nice: options.writerNice ?? 10,
+      walSizeLimitBytes: options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES,
+    },
+    lastLsn,
+    (appliedLsn) => heads.forgetAppliedDeletes(appliedLsn),
+    onError,
+  );
+  return sqliteStoreOver({ dataDir, lock, db, statements, journal, heads, writer });
+}
+
+/** The database of a data directory, opened, and the lock that keeps it this process's. */
+interface OpenDatabase {
+  lock: DataDirLock;
+  /** The database file's path. */
+  file: string;
+  db: Database.Database;
+  /** The lsn of the last journal entry the database holds. */
+  lastLsn: number;
+}
+
+/**
+ * Locks `dataDir` (creating it when needed) and opens its database: in WAL mode, its schema made or
+ * migrated, and what the journal holds beyond it replayed. When that fails, closes the database and
+ * releases the lock before throwing.
+ */
+function openDatabase(dataDir: string, onError: (err: Error) => void): OpenDatabase {
   mkdirSync(dataDir, { recursive: true });
   const lock = lockDataDir(dataDir);
   const file = join(dataDir, SQLITE_FILE_NAME);
@@ -266,7 +283,11 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     lock.release();
     throw err;
   }
+  return { lock, file, db, lastLsn };
+}
 
+/** The store's reads of the database (the writer thread makes every write after the open). */
+function prepareStatements(db: Database.Database) {
   const selectRoom = db.prepare<[string], RoomRow>('SELECT version, room FROM rooms WHERE code = ?');
   const selectApplied = db
     .prepare<[string, number], AppliedRow>(
@@ -287,177 +308,148 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (!row) return null;
     return { row, applied: selectApplied.all(code, row.version - APPLIED_SLOTS), log: selectLog.all(code) };
   });
+  return { selectHead, selectIdle, selectCounter, selectLastSeq, loadRows };
+}
 
-  // ---- the journal (this thread appends) and what it holds that the database does not yet ----
-  const fileBytes = options.journalFileBytes ?? 8 * 1024 * 1024;
-  let gen = 1;
-  let journal: JournalWriter;
-  try {
-    journal = openJournal(join(dataDir, journalFileName(gen)));
-  } catch (err) {
-    db.close();
-    lock.release();
-    throw err;
+type Statements = ReturnType<typeof prepareStatements>;
+
+/**
+ * The journal as this thread appends to it: the file being appended to, and the next one started
+ * once it has grown past `fileBytes`.
+ */
+class JournalAppender {
+  /** The lsn of the last entry appended (or, before any, the last one the database holds). */
+  lastLsn: number;
+  /** The generation of the file being appended to. */
+  gen = 1;
+  private file: JournalWriter;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly fileBytes: number,
+    lastLsn: number,
+    private readonly onError: (err: Error) => void,
+  ) {
+    this.file = openJournal(join(dataDir, journalFileName(this.gen)));
+    this.lastLsn = lastLsn;
   }
-  let appliedLsn = lastLsn;
-  const heads = new Map<string, KnownHead>();
-  /** [lsn, code] of the deletes not yet applied, oldest first, from `deletesFrom` on. */
-  const deletes: [number, string][] = [];
-  let deletesFrom = 0;
-  const waiters: { lsn: number; resolve: () => void; reject: (err: Error) => void }[] = [];
-  let writerFailed: Error | null = null;
-  let closed = false;
-  /** Set when close has told the thread to stop (its exit is then no failure). */
-  let stopped = false;
 
   /**
    * Appends the JSON of entry `lsn` (the next one); returns the lsn. Throws, appending nothing, when
    * the write fails.
    */
-  const append = (lsn: number, json: string | readonly string[]): number => {
-    journal.append(json);
-    lastLsn = lsn;
-    if (journal.size() >= fileBytes) {
+  append(lsn: number, json: string | readonly string[]): number {
+    this.file.append(json);
+    this.lastLsn = lsn;
+    if (this.file.size() >= this.fileBytes) {
       try {
-        const next = openJournal(join(dataDir, journalFileName(gen + 1)));
-        journal.close();
-        journal = next;
-        gen++;
+        const next = openJournal(join(this.dataDir, journalFileName(this.gen + 1)));
+        this.file.close();
+        this.file = next;
+        this.gen++;
       } catch (err) {
-        onError(new Error('SQLite store: could not start the next journal file', { cause: err }));
+        this.onError(new Error('SQLite store: could not start the next journal file', { cause: err }));
       }
     }
     return lsn;
-  };
+  }
+
   /** Appends an entry other than a room's. */
-  const appendEntry = (entry: Exclude<JournalEntry, RoomEntry>): number =>
-    append(entry.lsn, JSON.stringify(entry));
-  const setHead = (code: string, head: KnownHead) => {
-    heads.set(code, head);
+  appendEntry(entry: Exclude<JournalEntry, RoomEntry>): number {
+    return this.append(entry.lsn, JSON.stringify(entry));
+  }
+
+  close(): void {
+    this.file.close();
+  }
+}
+
+/** What the store knows of each room (KnownHead), read from the database the first time it is asked for. */
+class KnownHeads {
+  private readonly heads = new Map<string, KnownHead>();
+  /** [lsn, code] of the deletes not yet applied, oldest first, from `deletesFrom` on. */
+  private readonly deletes: [number, string][] = [];
+  private deletesFrom = 0;
+
+  constructor(private readonly statements: Pick<Statements, 'selectHead' | 'selectLastSeq'>) {}
+
+  /** What the store knows of the room, if it has read or written it. */
+  get(code: string): KnownHead | undefined {
+    return this.heads.get(code);
+  }
+
+  set(code: string, head: KnownHead): void {
+    this.heads.set(code, head);
     // A deleted room is forgotten once the database has the delete (else the map would keep every
     // code ever deleted).
-    if (head.version === null) deletes.push([head.lsn, code]);
-  };
+    if (head.version === null) this.deletes.push([head.lsn, code]);
+  }
+
+  delete(code: string): void {
+    this.heads.delete(code);
+  }
+
+  /** The room's version and log end as the journal leaves them, or null when there is no room. */
+  headOf(code: string): (KnownHead & { version: number }) | null {
+    let known = this.heads.get(code);
+    if (!known) {
+      const row = this.statements.selectHead.get(code);
+      if (!row) return null;
+      // log_last null: no events in the slots, or a row written before the column (then read them).
+      const logLast = row.log_last ?? this.statements.selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
+      known = { lsn: 0, version: row.version, logLast };
+      this.heads.set(code, known);
+    }
+    return known.version === null ? null : (known as KnownHead & { version: number });
+  }
+
+  /** Forgets the rooms whose delete the database holds now (its entries up to `appliedLsn`). */
+  forgetAppliedDeletes(appliedLsn: number): void {
+    const { deletes } = this;
+    while (this.deletesFrom < deletes.length && deletes[this.deletesFrom]![0] <= appliedLsn) {
+      const [lsn, code] = deletes[this.deletesFrom]!;
+      if (this.heads.get(code)?.lsn === lsn) this.heads.delete(code);
+      this.deletesFrom++;
+    }
+    if (this.deletesFrom > 1024 && this.deletesFrom * 2 > deletes.length) {
+      deletes.splice(0, this.deletesFrom);
+      this.deletesFrom = 0;
+    }
+  }
+}
+
+/** What an open store is made of (openSqliteStore). */
+interface StoreParts {
+  dataDir: string;
+  lock: DataDirLock;
+  db: Database.Database;
+  statements: Statements;
+  journal: JournalAppender;
+  heads: KnownHeads;
+  writer: WriterThread;
+}
+
+/** The SqliteStore over its open parts: the checks, the journal entries, and the reads. */
+function sqliteStoreOver({ dataDir, lock, db, statements, journal, heads, writer }: StoreParts): SqliteStore {
+  const { selectIdle, selectCounter, loadRows } = statements;
+  let closed = false;
+
   /** Journals a create (`expected` null) or a save of `record` that passed its check (see roomEntry). */
   const journalRoom = (record: StoredRoom, expected: number | null, before: KnownHead | null) => {
-    const entry = roomEntry(lastLsn + 1, record, expected, before);
-    append(entry.lsn, entry.parts);
+    const entry = roomEntry(journal.lastLsn + 1, record, expected, before);
+    journal.append(entry.lsn, entry.parts);
     const { log } = record.room;
-    setHead(record.room.roomCode, {
+    heads.set(record.room.roomCode, {
       lsn: entry.lsn,
       version: record.version,
       logLast: entry.logLast,
       ...(entry.ring ? { log: new WeakRef(log) } : {}),
     });
   };
-  /** The room's version and log end as the journal leaves them, or null when there is no room. */
-  const headOf = (code: string): (KnownHead & { version: number }) | null => {
-    let known = heads.get(code);
-    if (!known) {
-      const row = selectHead.get(code);
-      if (!row) return null;
-      // log_last null: no events in the slots, or a row written before the column (then read them).
-      const logLast = row.log_last ?? selectLastSeq.get(code) ?? Number.NEGATIVE_INFINITY;
-      known = { lsn: 0, version: row.version, logLast };
-      heads.set(code, known);
-    }
-    return known.version === null ? null : (known as KnownHead & { version: number });
-  };
-
-  // ---- the writer thread ----
-  const writer = new Worker(WRITER_ENTRY.script, {
-    workerData: {
-      module: WRITER_ENTRY.module,
-      dbFile: file,
-      dataDir,
-      gen,
-      intervalMs: options.writeIntervalMs ?? 5000,
-      nice: options.writerNice ?? 10,
-      walSizeLimitBytes: options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES,
-    } satisfies WriterData & { module: string | null },
-    resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
-  });
-  const exited = new Promise<void>((resolve) => writer.once('exit', () => resolve()));
-  /**
-   * The thread keeps the process alive only while a caller waits for it or the store is closing: a
-   * process that ends without closing the store leaves the rest in the journal, and the next open
-   * replays it.
-   */
-  const holdProcess = () => {
-    if (waiters.length > 0 || closed) writer.ref();
-    else writer.unref();
-  };
-  holdProcess();
-  const failWriter = (err: Error) => {
-    if (writerFailed || stopped) return;
-    writerFailed = new Error(`SQLite store: the writer thread stopped (${err.message})`, { cause: err });
-    onError(writerFailed);
-    for (const w of waiters.splice(0)) w.reject(writerFailed);
-  };
-  writer.on('error', failWriter);
-  void exited.then(() => failWriter(new Error('it exited')));
-  writer.on('message', (message: FromWriter) => {
-    switch (message.type) {
-      case 'applied': {
-        appliedLsn = message.lsn;
-        while (deletesFrom < deletes.length && deletes[deletesFrom]![0] <= appliedLsn) {
-          const [lsn, code] = deletes[deletesFrom]!;
-          if (heads.get(code)?.lsn === lsn) heads.delete(code);
-          deletesFrom++;
-        }
-        if (deletesFrom > 1024 && deletesFrom * 2 > deletes.length) {
-          deletes.splice(0, deletesFrom);
-          deletesFrom = 0;
-        }
-        let kept = 0;
-        for (const w of waiters) {
-          if (w.lsn <= appliedLsn) w.resolve();
-          else waiters[kept++] = w;
-        }
-        waiters.length = kept;
-        holdProcess();
-        break;
-      }
-      case 'skipped':
-        onError(
-          new Error(
-            `SQLite store: journal entries did not fit the database: ${JSON.stringify(message.entries)}`,
-          ),
-        );
-        break;
-      case 'error':
-        onError(new Error(`SQLite store writer: ${message.message}`));
-        break;
-      case 'failed': {
-        // A batch failed (a full disk): the journal keeps its entries and the thread tries again each
-        // interval. Whoever waits for it (a load, listIdle, readCounters) hears so now rather than
-        // waiting for as long as the disk stays full, holding its room's queue (each new wait asks
-        // the thread to try again at once).
-        const err = new Error(`SQLite store writer: ${message.message}`);
-        onError(err);
-        for (const w of waiters.splice(0)) w.reject(err);
-        holdProcess();
-        break;
-      }
-      case 'stopped':
-        break;
-    }
-  });
-
-  /** Resolves once the writer has applied entry `lsn`. */
-  const settle = (lsn: number): Promise<void> => {
-    if (appliedLsn >= lsn) return Promise.resolve();
-    if (writerFailed) return Promise.reject(writerFailed);
-    return new Promise<void>((resolve, reject) => {
-      waiters.push({ lsn, resolve, reject });
-      holdProcess();
-      writer.postMessage({ type: 'poll' } satisfies ToWriter);
-    });
-  };
   /** The lsn of the room's last write when the database does not hold it yet, else 0. */
   const unapplied = (code: string): number => {
     const lsn = heads.get(code)?.lsn ?? 0;
-    return lsn > appliedLsn ? lsn : 0;
+    return lsn > writer.appliedLsn ? lsn : 0;
   };
   const assertOpen = () => {
     if (closed) throw new Error('SQLite store: closed');
@@ -467,7 +459,7 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async load(roomCode) {
       // Checked again after every wait, and the read made in the same turn as the last check: no write
       // of the room can come between.
-      for (let lsn = unapplied(roomCode); lsn > 0; lsn = unapplied(roomCode)) await settle(lsn);
+      for (let lsn = unapplied(roomCode); lsn > 0; lsn = unapplied(roomCode)) await writer.settle(lsn);
       const rows = loadRows(roomCode);
       // The database holds the room's last write (settled): what it says is what the store knows.
       if (!rows) {
@@ -495,56 +487,55 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async create(record) {
       assertOpen();
-      if (headOf(record.room.roomCode) !== null) return false;
+      if (heads.headOf(record.room.roomCode) !== null) return false;
       journalRoom(record, null, null);
       return true;
     },
     async save(record, expectedVersion) {
       assertOpen();
-      const head = headOf(record.room.roomCode);
+      const head = heads.headOf(record.room.roomCode);
       if (head?.version !== expectedVersion) return false;
       journalRoom(record, expectedVersion, head);
       return true;
     },
     async delete(roomCode, expectedVersion) {
       assertOpen();
-      if (headOf(roomCode)?.version !== expectedVersion) return false;
-      const lsn = appendEntry({
-        lsn: lastLsn + 1,
+      if (heads.headOf(roomCode)?.version !== expectedVersion) return false;
+      const lsn = journal.appendEntry({
+        lsn: journal.lastLsn + 1,
         kind: 'delete',
         code: roomCode,
         expected: expectedVersion,
       });
-      setHead(roomCode, { lsn, version: null, logLast: Number.NEGATIVE_INFINITY });
+      heads.set(roomCode, { lsn, version: null, logLast: Number.NEGATIVE_INFINITY });
       return true;
     },
     async touch(roomCodes, now) {
       assertOpen();
-      if (roomCodes.length > 0) appendEntry({ lsn: lastLsn + 1, kind: 'touch', codes: [...roomCodes], now });
+      if (roomCodes.length > 0)
+        journal.appendEntry({ lsn: journal.lastLsn + 1, kind: 'touch', codes: [...roomCodes], now });
     },
     async listIdle(before) {
-      await settle(lastLsn);
+      await writer.settle(journal.lastLsn);
       return selectIdle.all(before).map((r) => r.code);
     },
     async increment(counters) {
       assertOpen();
       if (Object.keys(counters).length > 0)
-        appendEntry({ lsn: lastLsn + 1, kind: 'increment', counters: { ...counters } });
+        journal.appendEntry({ lsn: journal.lastLsn + 1, kind: 'increment', counters: { ...counters } });
     },
     async readCounters(keys) {
-      await settle(lastLsn);
+      await writer.settle(journal.lastLsn);
       const out: Record<string, number> = {};
       for (const key of keys) out[key] = selectCounter.get(key)?.value ?? 0;
       return out;
     },
-    flush: () => settle(lastLsn),
-    writerResourceLimits: () => writer.resourceLimits ?? {},
+    flush: () => writer.settle(journal.lastLsn),
+    writerResourceLimits: () => writer.resourceLimits(),
     async abandon() {
       if (closed) return;
       closed = true;
-      stopped = true;
-      for (const w of waiters.splice(0)) w.reject(new Error('SQLite store: abandoned'));
-      await writer.terminate();
+      await writer.abandon();
       journal.close();
       db.close();
       lock.release();
@@ -552,25 +543,11 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async close() {
       if (closed) return;
       closed = true;
-      holdProcess();
-      let applied = false;
-      try {
-        await settle(lastLsn);
-        applied = true;
-      } catch {
-        // The writer failed (already reported): the journal keeps what it did not apply.
-      }
-      if (writerFailed) {
-        void writer.terminate();
-      } else {
-        stopped = true;
-        writer.postMessage({ type: 'stop' } satisfies ToWriter);
-      }
-      await exited;
+      const applied = await writer.stop(journal.lastLsn);
       journal.close();
       // Every entry is in the database: the journal files are not needed (the writer deleted all but
       // the one being appended to). Otherwise they stay, and the next open replays them.
-      if (applied && appliedLsn === lastLsn) removeJournalFiles(dataDir);
+      if (applied && writer.appliedLsn === journal.lastLsn) removeJournalFiles(dataDir);
       db.close();
       lock.release();
     },

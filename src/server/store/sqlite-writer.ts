@@ -1,5 +1,5 @@
 /**
- * The SQLite store's writer thread (a worker_threads Worker, started by sqlite-store.ts through
+ * The SQLite store's writer thread (a worker_threads Worker, started by sqlite-writer-thread.ts through
  * worker-boot.mjs). The store's thread is the one that runs the rooms: the room thread, or the event
  * loop with ROOM_THREAD=false. It follows the journal files the store's thread appends to, and applies
  * their entries to the database in batches: one transaction every `intervalMs` (or at once when the
