@@ -33,7 +33,7 @@ export function highestBet(players: Record<string, Player>): number {
  * The minimum raise increment (SPEC section 5): the base (the hand's big blind) when no bet is
  * open or pre-flop with only the blinds in; otherwise the last raise's increase if any, else the base.
  */
-export function minRaise(gs: GameState, settings: Settings, highest: number): number {
+function minRaise(gs: GameState, settings: Settings, highest: number): number {
   const base = gs.blinds?.bigBlind ?? settings.bigBlind;
   if (highest === 0) return base;
   if (gs.stage === 'PRE_FLOP' && gs.lastRaiseAmount === 0) return base;

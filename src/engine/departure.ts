@@ -61,7 +61,7 @@ export function remove(d: Draft, actorId: string, playerId: string): Outcome {
  * the host removed them. If it was their turn the turn passes on; if one player is left in the hand
  * they win it.
  */
-export function leaveTable(d: Draft, playerId: string, removed = false): void {
+function leaveTable(d: Draft, playerId: string, removed = false): void {
   const was = playerById(d.players, playerId);
   if (was === undefined) return;
   if (!was.isApproved) {
@@ -118,7 +118,7 @@ export function leaveTable(d: Draft, playerId: string, removed = false): void {
  * mid-round, where the same night gave the leaver $50 back or not by whether they left before or
  * after the last player's fold or call).
  */
-export function payUncontested(d: Draft, playerId: string): void {
+function payUncontested(d: Draft, playerId: string): void {
   if (d.room.status !== 'PLAYING' || potTotal(d.gs.pots) === 0) return;
   const leaver = d.players[playerId] as Player;
   if (!inHand(leaver)) return;

@@ -22,7 +22,7 @@ import { canAct, clockwiseFromDealer, dealtIn, inHand, positions } from './seats
 import type { AutoAdvancedReason, GameState, Player, Pot, Stage } from './types';
 
 /** Stages in order (SPEC section 4). */
-export const STAGES: readonly Stage[] = ['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN'];
+const STAGES: readonly Stage[] = ['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN'];
 
 /** True while chips are being bet: playing, not at showdown and not waiting for a host advance. */
 function bettingOpen(d: Draft): boolean {
@@ -207,7 +207,7 @@ function endHand(d: Draft, winnerIds: string[]): void {
  * at the stacks and gives the turn to the player after the big blind (heads-up: the dealer/small
  * blind).
  */
-export function startHand(d: Draft): Outcome {
+function startHand(d: Draft): Outcome {
   // Dealt in: seated, with chips, not sitting out (seating.ts sitOut).
   const funded: Player[] = [];
   let withChips = 0;

@@ -33,7 +33,7 @@ const own = (room: Room, id: string): Player | undefined =>
   Object.hasOwn(room.players, id) ? room.players[id] : undefined;
 
 /** Approved players by joinedAt. */
-export function seats(players: Record<string, Player>): Player[] {
+function seats(players: Record<string, Player>): Player[] {
   return Object.values(players)
     .filter((p) => p.isApproved)
     .sort((a, b) => a.joinedAt - b.joinedAt);
@@ -64,7 +64,7 @@ function contributionsOf(room: Room): Array<{ id: string; amount: number; live: 
  * reached it; equal adjacent eligible sets merge; a layer nobody live reached joins the pot below it
  * (the pot above if there is none below). Returns [amount, sorted eligible ids] per pot.
  */
-export function referencePots(room: Room): Array<[number, string[]]> {
+function referencePots(room: Room): Array<[number, string[]]> {
   const c = contributionsOf(room);
   const levels = [...new Set(c.map((e) => e.amount).filter((a) => a > 0))].sort((a, b) => a - b);
   const pots: Array<[number, string[]]> = [];
@@ -99,7 +99,7 @@ export function referencePots(room: Room): Array<[number, string[]]> {
 }
 
 /** The room's pots in the same shape as referencePots, empty pots left out. */
-export function potsShape(pots: Pot[]): Array<[number, string[]]> {
+function potsShape(pots: Pot[]): Array<[number, string[]]> {
   return pots.filter((p) => p.amount > 0).map((p) => [p.amount, [...p.eligiblePlayers].sort()]);
 }
 
@@ -204,7 +204,7 @@ function checkRound(after: Room, want: Round, stage: Stage, ps: Player[], potBef
 const copy = (ps: Player[]) => ps.map((p) => ({ ...p }));
 
 /** The minimum raise increment (SPEC section 5). */
-export function referenceMinRaise(room: Room, h: number): number {
+function referenceMinRaise(room: Room, h: number): number {
   const gs = room.gameState;
   const base = gs.blinds?.bigBlind ?? room.settings.bigBlind;
   if (h === 0) return base;
@@ -285,7 +285,7 @@ function modelPositions(room: Room) {
 }
 
 /** Split of `amount` among `ids`, odd cents one each clockwise from the dealer's left (dealer last). */
-export function referenceSplit(room: Room, amount: number, ids: string[]): Map<string, number> {
+function referenceSplit(room: Room, amount: number, ids: string[]): Map<string, number> {
   const dealerSeat = room.gameState.dealerSeat ?? Number.NEGATIVE_INFINITY;
   const order = clockwise(
     seats(room.players).filter((p) => ids.includes(p.id)),
@@ -317,7 +317,7 @@ const PATTERNS: RegExp[] = [
 const FIXED = new Set<string>(Object.values(MSG));
 
 /** A refusal must carry one of the engine's (spec-worded) messages. */
-export function checkError(error: string): void {
+function checkError(error: string): void {
   check(FIXED.has(error) || PATTERNS.some((re) => re.test(error)), `unknown error text '${error}'`);
 }
 

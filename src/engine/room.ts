@@ -14,12 +14,12 @@ export const MAX_STARTING_CHIPS = 1_000_000;
 export { LOG_LIMIT } from './log-limit';
 
 /** The spec's default settings (SPEC section 3). */
-export function defaultSettings(): Settings {
+function defaultSettings(): Settings {
   return { smallBlind: 100, bigBlind: 200, maxPlayers: 10, enableRebuys: true };
 }
 
 /** A fresh game state: lobby, PRE_FLOP, hand 0, no pots, every flag cleared. */
-export function initialGameState(): GameState {
+function initialGameState(): GameState {
   return {
     stage: 'PRE_FLOP',
     dealerId: null,

@@ -34,7 +34,7 @@ export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.me
  * purpose: messages between the two get the protocol's 'Invalid request' answer and the connection
  * goes on; only absurd ones (over 4x the limit) cost the sender its connection (it reconnects and resumes).
  */
-export const TRANSPORT_MAX_BYTES = 4 * MAX_MESSAGE_BYTES;
+const TRANSPORT_MAX_BYTES = 4 * MAX_MESSAGE_BYTES;
 
 export interface ApplicationParts {
   /**

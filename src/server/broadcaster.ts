@@ -25,7 +25,7 @@ export interface RoomBroadcastEncoder {
 }
 
 /** Whether a Socket.IO adapter is a RoomBroadcastEncoder. */
-export function isRoomBroadcastEncoder(adapter: unknown): adapter is RoomBroadcastEncoder {
+function isRoomBroadcastEncoder(adapter: unknown): adapter is RoomBroadcastEncoder {
   return typeof (adapter as Partial<RoomBroadcastEncoder> | null)?.encodeRoomBroadcast === 'function';
 }
 

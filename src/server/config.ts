@@ -37,7 +37,7 @@ const optionalText = z
  * (2.5x) kept the peak RSS at 448-456 MB for about the same CPU; 100 (2x) gave ~404 MB but cost
  * 60-100 µs more CPU per command and doubled p95. Measured in bench/README.md.
  */
-export const DEFAULT_HEAP_GROWING_PERCENT = 150;
+const DEFAULT_HEAP_GROWING_PERCENT = 150;
 
 const envSchema = z.object({
   PORT: int(3000).pipe(z.number().max(65535)),

@@ -79,7 +79,7 @@ export interface ConnectionLimit {
 }
 
 /** The connect error of a second Socket.IO socket on one connection (then closed). */
-export const ONE_SOCKET_PER_CONNECTION = 'One socket per connection';
+const ONE_SOCKET_PER_CONNECTION = 'One socket per connection';
 
 /** The namespace's part `oneSocketPerConnection` uses (its middleware). */
 export interface NamespaceMiddleware {

@@ -19,8 +19,8 @@ const MAX_BODY_BYTES = 1024;
  * reporting an eight-hour night when the pages close). Beyond it the minutes are not counted: each
  * beacon may carry up to a day (1440), so the beacon limit alone let one script add 86,400 a minute.
  */
-export const MINUTES_PER_IP_PER_MINUTE = 10;
-export const MINUTES_PER_IP_BURST = 10 * 8 * 60;
+const MINUTES_PER_IP_PER_MINUTE = 10;
+const MINUTES_PER_IP_BURST = 10 * 8 * 60;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);

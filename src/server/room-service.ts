@@ -26,7 +26,7 @@ const MAX_CODE_ATTEMPTS = 50;
 /** Create retries remembered per process (actor + command id -> room code). */
 const CREATES_REMEMBERED = 10_000;
 /** Default number of recently committed rooms kept in memory (see RoomServiceDeps.cachedRooms). */
-export const CACHED_ROOMS_DEFAULT = 2_000;
+const CACHED_ROOMS_DEFAULT = 2_000;
 
 /**
  * A room this process has committed nothing to for this long leaves its cache. With several processes

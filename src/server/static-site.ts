@@ -65,7 +65,7 @@ interface CachedFile {
  * frame-ancestors 'none' (and X-Frame-Options for browsers without it): no other site may frame the
  * host's buttons under an invisible layer (clickjacking).
  */
-export function contentSecurityPolicy(wsOrigin: string | undefined): string {
+function contentSecurityPolicy(wsOrigin: string | undefined): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

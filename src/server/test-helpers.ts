@@ -69,7 +69,7 @@ export interface TestServer {
 }
 
 /** Rate limits a test server uses unless `env` says otherwise: tests send faster than people. */
-export const TEST_RATE_LIMITS = {
+const TEST_RATE_LIMITS = {
   COMMAND_RATE_PER_SEC: '1000',
   COMMAND_BURST: '1000',
   JOIN_RATE_PER_MIN: '1000',

@@ -14,7 +14,7 @@ import {
 const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
 const playerId = z.string().regex(PLAYER_ID_PATTERN);
 const commandId = z.string().min(1).max(64);
-export const roomCodeSchema = z
+const roomCodeSchema = z
   .string()
   .length(ROOM_CODE_LENGTH)
   .regex(/^[A-Za-z0-9]+$/)
@@ -22,7 +22,7 @@ export const roomCodeSchema = z
 const name = z.string().max(NAME_MAX_LENGTH * 4);
 
 /** Engine commands as they may arrive over the wire (the actor is never part of them). */
-export const commandSchema = z.discriminatedUnion('type', [
+const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('join'), name, startingChips: cents }),
   z.strictObject({ type: z.literal('approve'), playerId }),
   z.strictObject({ type: z.literal('remove'), playerId }),

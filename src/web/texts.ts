@@ -9,7 +9,7 @@
 import { CONVERSION_ERRORS } from '../engine';
 import { CREATE_FAILED, JOIN_ROOM_NOT_FOUND } from '../shared/protocol';
 
-export const APP_NAME = 'Chipless';
+const APP_NAME = 'Chipless';
 
 export const common = {
   cancel: 'Cancel',

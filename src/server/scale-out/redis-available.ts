@@ -10,7 +10,7 @@ import { connectRedis, redactUrl } from '../store/redis-client';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Whether Redis answers PING within a second. */
-export async function redisReachable(url = REDIS_URL): Promise<boolean> {
+async function redisReachable(url = REDIS_URL): Promise<boolean> {
   try {
     const client = await connectRedis(url, { connectTimeoutMs: 1000 });
     try {

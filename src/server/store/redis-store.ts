@@ -287,7 +287,7 @@ interface KnownKey {
 export const PING_TIMEOUT_MS = 1000;
 
 /** Default room TTL: the server's default idle time (ROOM_IDLE_MS, 10 minutes). */
-export const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
+const DEFAULT_ROOM_TTL_MS = 10 * 60 * 1000;
 
 /** The Redis store: a RoomStore with its readiness probe, and how many rooms' keys it remembers (for tests). */
 export interface RedisStore extends RoomStore {

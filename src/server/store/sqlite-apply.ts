@@ -17,13 +17,13 @@ import type { AppliedCommand } from './room-store';
 import { APPLIED_SLOTS, LOG_SLOTS } from './slots';
 
 /** The version of a free applied slot and the seq of a free log slot (real ones are never negative). */
-export const FREE = -1;
+const FREE = -1;
 /** The ids of a free applied slot: as long as the UUIDs the server and its clients use. */
-export const FREE_ID = ' '.repeat(36);
+const FREE_ID = ' '.repeat(36);
 /** Log events are stored padded to a multiple of this many bytes (the engine's are 65–256). */
 export const EVENT_CELL = 256;
 /** The event of a free log slot. */
-export const FREE_EVENT = ' '.repeat(EVENT_CELL);
+const FREE_EVENT = ' '.repeat(EVENT_CELL);
 
 /** Puts a free slot into every slot of a room's applied ring that has no row. */
 export const FILL_APPLIED = `

@@ -17,7 +17,7 @@ import { crc32 } from 'node:zlib';
 
 const HEADER_BYTES = 8;
 /** The largest payload a record may have (far above a room's: a room is ~2–8 KB of JSON). */
-export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
 /** What `readJournal` found in a file. */
 export interface JournalContents {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
 /** The lock file's name inside DATA_DIR. */
-export const LOCK_FILE_NAME = 'chipless.lock';
+const LOCK_FILE_NAME = 'chipless.lock';
 
 /** Thrown when another store holds the data directory. */
 export class DataDirInUseError extends Error {

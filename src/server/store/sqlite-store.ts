@@ -96,7 +96,7 @@ import { WriterThread } from './sqlite-writer-thread';
  * of the process's life (the session-31 audit). During play the WAL stays at ~5 MB (a checkpoint every
  * 1,000 pages), under this, so play never pays for a truncation and regrowth.
  */
-export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** The database file name inside DATA_DIR. */
 export const SQLITE_FILE_NAME = 'chipless.sqlite';
@@ -187,7 +187,7 @@ interface KnownHead {
  * (the lock, the database's WAL, the replay of the journal, a new journal file). Nothing is lost: the
  * journal and the database stay as they were, and the next open once there is room replays them.
  */
-export class DataDirFullError extends Error {
+class DataDirFullError extends Error {
   constructor(dataDir: string, cause: unknown) {
     super(
       `SQLite store: the disk of ${dataDir} is full (${cause instanceof Error ? cause.message : String(cause)}). ` +

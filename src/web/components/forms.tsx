@@ -132,7 +132,7 @@ export function useAction(onlineProp?: boolean, moment?: number) {
 export const SLOW_AFTER_MS = 2_000;
 
 /** True once `pending` has lasted SLOW_AFTER_MS (false again as soon as it ends). */
-export function useSlow(pending: boolean): boolean {
+function useSlow(pending: boolean): boolean {
   const [slow, setSlow] = useState(false);
   useEffect(() => {
     if (!pending) {

@@ -23,7 +23,7 @@
 /** Taps of one series come less than this apart (ms). */
 export const GHOST_MS = 400;
 /** ...and land within this distance of each other (CSS px: about a fingertip). */
-export const GHOST_PX = 40;
+const GHOST_PX = 40;
 
 /**
  * What a tap hits: the interactive element around the target (a button's icon is its button) and what

@@ -16,7 +16,7 @@ export const COMMUNITY_CARDS: Record<Stage, number> = {
 };
 
 /** Players in seat order (by joinedAt). */
-export function seatOrder(room: Room): Player[] {
+function seatOrder(room: Room): Player[] {
   return Object.values(room.players).sort((a, b) => a.joinedAt - b.joinedAt);
 }
 

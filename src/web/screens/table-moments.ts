@@ -139,7 +139,7 @@ export function useFoldWinAnimation(room: Room) {
  * handed to them. Without it a player whose phone was away came back to a folded seat, or a host to a
  * table without their controls, with only a line in the closed hand log (the session-31 audit).
  */
-export function tableNoticeOf(
+function tableNoticeOf(
   e: LoggedEvent,
   me: string | null,
   handNumber: number,

@@ -8,7 +8,7 @@ import type { RoomSnapshot } from '../../shared/protocol';
 
 let clock = 1_000;
 
-export const idOf = (name: string) => name.toLowerCase();
+const idOf = (name: string) => name.toLowerCase();
 
 /** Applies a command; throws with the engine's error when it is refused. */
 export function step(room: Room, actor: string, command: Command): Room {
@@ -16,11 +16,6 @@ export function step(room: Room, actor: string, command: Command): Room {
   if (!res.ok) throw new Error(`${command.type} refused: ${res.error}`);
   if (!res.room) throw new Error('room deleted');
   return res.room;
-}
-
-/** Runs several steps: [actor, command] pairs. */
-export function steps(room: Room, list: Array<[string, Command]>): Room {
-  return list.reduce((r, [actor, command]) => step(r, actor, command), room);
 }
 
 /**
