@@ -170,7 +170,8 @@ describe('races between phones', () => {
         .getByRole('list', { name: /^Hand #\d+$/ })
         .locator('.player-name')
         .evaluateAll((names) => names.map((n) => n.firstChild?.textContent ?? ''));
-    for (const page of [ann.page, tab2, bob.page]) expect(await order(page)).toEqual(['Ann', 'Bob']);
+    for (const page of [ann.page, tab2, bob.page])
+      await eventually(async () => expect(await order(page)).toEqual(['Ann', 'Bob']));
     await button(ann.page.locator('.table-foot'), 'Arrange Seats').click();
     const seats = dialog(ann.page, 'Arrange Seats');
     await expectContains(seats, ['1 Ann Dealer', '2 Bob']);

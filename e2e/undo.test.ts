@@ -25,6 +25,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chiplessSuite,
+  eventually,
   expectContains,
   expectDisabled,
   expectHidden,
@@ -280,7 +281,9 @@ describe("the host's undo", () => {
     await expectVisible(button(ann.page, 'Start a Game'));
 
     // Ann's big blind stays in the pot; Cat (small blind, to act) calls $1.00 and, as the host, deals.
-    for (const p of [bob, cat]) expect(await seat(p.page, 'Ann').count()).toBe(0);
+    // Her leave's broadcast may reach them after her own page is home: waited for, not counted at once.
+    for (const p of [bob, cat])
+      await eventually(async () => expect(await seat(p.page, 'Ann').count()).toBe(0));
     await act(cat, 'Call $1.00');
     await button(hostControls(cat.page), 'Flop').click();
     for (const p of [bob, cat]) {

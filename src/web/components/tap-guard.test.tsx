@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GHOST_MS, installTapGuard } from './tap-guard';
 
 let clock = 0;
@@ -156,5 +156,36 @@ describe('tap guard', () => {
     tap(screen.getByRole('button', { name: 'Flop' }), 0);
     tap(screen.getByRole('button', { name: 'Check' }), 300);
     expect(log).toEqual(['flop', 'check']);
+  });
+
+  it('times a tap by when the finger tapped (its event time), not by when a busy page got to it (regression, session 37)', () => {
+    // A slow phone handles the second tap's click after the re-render the first caused, 450 ms on by
+    // its clock, though the finger tapped 300 ms after the first: timed by the page's clock the ghost
+    // went through to the Check under the finger (e2e/tipsy.test.ts under load).
+    remove();
+    remove = installTapGuard(window);
+    const page = vi.spyOn(window.performance, 'now');
+    try {
+      const log: string[] = [];
+      render(<Dock log={log} />);
+      const tapAt = (el: Element, timeStamp: number, handledAt: number) => {
+        page.mockReturnValue(handledAt);
+        fireEvent.pointerDown(el, { pointerType: 'touch', clientX: 100, clientY: 500 });
+        const click = new MouseEvent('click', {
+          bubbles: true,
+          cancelable: true,
+          detail: 1,
+          clientX: 100,
+          clientY: 500,
+        });
+        Object.defineProperty(click, 'timeStamp', { value: timeStamp });
+        fireEvent(el, click);
+      };
+      tapAt(screen.getByRole('button', { name: 'Flop' }), 5_000, 5_000);
+      tapAt(screen.getByRole('button', { name: 'Check' }), 5_300, 5_450);
+      expect(log).toEqual(['flop']);
+    } finally {
+      page.mockRestore();
+    }
   });
 });
