@@ -145,13 +145,20 @@ describe('mergeSnapshot', () => {
     expect(logCovers(early.room.log, from, to)).toBe(false);
     const late = mergeSnapshot(early, broadcast(lost)).snapshot;
     expect(logCovers(late.room.log, from, to)).toBe(true);
-    // One event short of the range, or an empty log: not covered; events older than the log's window
-    // are not wanted; an empty range is covered.
-    const first = late.room.log[0]!.seq;
+    // One event short of the range, or an empty log: not covered; an empty range is covered.
     const short = late.room.log.filter((e) => e.seq !== to - 1);
     expect(logCovers(short, from, to)).toBe(false);
     expect(logCovers([], from, to)).toBe(false);
-    expect(logCovers(late.room.log, first - 5, first)).toBe(true);
+    // A full log: events older than its window are not wanted.
+    const full = rooms.at(-1)!.log;
+    expect(full).toHaveLength(LOG_LIMIT);
+    expect(logCovers(full, full[0]!.seq - 5, full[0]!.seq + 1)).toBe(true);
+    // A log that is not full holds everything since the room began: a hole before its first event is
+    // one (a new room's first broadcast lost, the second arrived; review of session 37).
+    const young = rooms[3]!.log;
+    expect(young.length).toBeLessThan(LOG_LIMIT);
+    expect(logCovers(young.slice(1), young[0]!.seq, young[1]!.seq)).toBe(false);
+    expect(logCovers(young, young[0]!.seq, young[1]!.seq)).toBe(true);
     expect(logCovers(late.room.log, to, to)).toBe(true);
   });
 

@@ -52,16 +52,16 @@ export function mergeSnapshot(prev: RoomSnapshot | null, next: RoomSnapshot): Me
 }
 
 /**
- * Whether `log` holds every event with seq in [from, to) that it could hold: those older than its first
- * event have left the window (LOG_LIMIT) and are not wanted. A broadcast that ran ahead of another
+ * Whether `log` holds every event with seq in [from, to) that it could hold: when the log is full
+ * (LOG_LIMIT), those older than its first event have left the window and are not wanted; a log that is
+ * not full holds every event since the room began. A broadcast that ran ahead of another
  * (two processes' broadcasts crossing, Redis mode) leaves a hole the late one fills: the phone waits a
  * moment and checks this before asking for the whole room (use-room.ts).
  */
 export function logCovers(log: readonly LoggedEvent[], from: number, to: number): boolean {
-  if (log.length === 0) return from >= to;
-  const first = (log[0] as LoggedEvent).seq;
+  const start = log.length >= LOG_LIMIT ? Math.max(from, (log[0] as LoggedEvent).seq) : from;
   const seqs = new Set(log.map((e) => e.seq));
-  for (let seq = Math.max(from, first); seq < to; seq++) if (!seqs.has(seq)) return false;
+  for (let seq = start; seq < to; seq++) if (!seqs.has(seq)) return false;
   return true;
 }
 

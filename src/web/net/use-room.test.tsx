@@ -222,6 +222,37 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toEqual(full(v4, 4));
   });
 
+  it("a hole waited for in a room gone from (removed) is not the next room's: that one's hole is asked for (review of session 37)", async () => {
+    const v1 = lobby(['Ana', 'Ben', 'Cal']);
+    const v2 = step(v1, 'ana', { type: 'startGame' });
+    const v3 = actNow(v2, 'CALL');
+    const v4 = actNow(v3, 'CALL');
+    const full = (r: typeof room, version: number, code = 'ABCDE'): RoomSnapshot => ({
+      ...snapshot({ ...r, roomCode: code }),
+      version,
+    });
+    const { client, factory, emit } = fakeClient({ ok: true, data: full(v4, 4, 'OTHER') });
+    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2) });
+    client.joinRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2, 'OTHER') });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.createRoom('Ana', 5_000);
+    });
+    vi.useFakeTimers();
+    try {
+      await act(async () => emit().room(logDelta(full(v4, 4), v3.nextEventSeq)));
+      await act(async () => emit().gone({ roomCode: 'ABCDE', reason: 'removed' }));
+      await act(async () => {
+        await result.current.joinRoom('OTHER', 'Ana', 5_000);
+      });
+      await act(async () => emit().room(logDelta(full(v4, 4, 'OTHER'), v3.nextEventSeq)));
+      await act(async () => vi.advanceTimersByTimeAsync(LOG_GAP_WAIT_MS));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(client.resume.mock.calls).toEqual([['OTHER']]);
+  });
+
   it('a second hole while the first is waited for: the first filled, the second not, the room is asked for', async () => {
     const v1 = lobby(['Ana', 'Ben', 'Cal']);
     const v2 = step(v1, 'ana', { type: 'startGame' });

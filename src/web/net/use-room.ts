@@ -156,6 +156,10 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const gapRef = useRef<{ from: number; to: number } | null>(null);
 
   const forget = useCallback(() => {
+    // A wait for a hole in this room's log ends with it (the next room's holes are its own).
+    clearTimeout(gapTimerRef.current);
+    gapRef.current = null;
+    refetchingRef.current = false;
     codeRef.current = null;
     heldRef.current = null;
     storage.setRoomCode(null);
