@@ -28,6 +28,17 @@ export function useFocusRescue(target: RefObject<HTMLElement | null>): void {
   });
 }
 
+/** Whether a key went to a text field (or is part of a composition): typing, not keyboard moves. */
+function typing(e: KeyboardEvent): boolean {
+  const t = e.target;
+  if (e.isComposing || e.keyCode === 229) return true;
+  if (!(t instanceof HTMLElement)) return false;
+  if (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return true;
+  return (
+    t instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset'].includes(t.type)
+  );
+}
+
 /** What the user last did: pressed a key, or pointed (a tap, a click). Read by useFocusRescue. */
 let lastInput: 'keyboard' | 'pointer' = 'pointer';
 let watching = false;
@@ -36,7 +47,15 @@ let watching = false;
 function watchInput(): void {
   if (watching) return;
   watching = true;
-  document.addEventListener('keydown', () => (lastInput = 'keyboard'), true);
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      // A phone's on-screen keyboard sends keys too (its "Go" submitting a raise, Android's 229s): in a
+      // field they are typing, not moving around with a keyboard (review of session 37).
+      if (!typing(e)) lastInput = 'keyboard';
+    },
+    true,
+  );
   document.addEventListener('pointerdown', () => (lastInput = 'pointer'), true);
 }
 

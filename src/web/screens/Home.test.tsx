@@ -151,6 +151,22 @@ describe('Home: "Reconnecting…" read out (session 36 accessibility audit\'s le
       vi.useRealTimers();
     }
   });
+
+  it('the landing says it too, without the seat hint (as before the live region; review of session 37)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 500 })),
+    );
+    await act(async () =>
+      render(
+        <MemoryRouter>
+          <HomeView api={roomApi({ connection: 'offline', snapshot: null, resuming: false })} />
+        </MemoryRouter>,
+      ),
+    );
+    expect(document.getElementById('connection-status')?.textContent).toBe('Reconnecting…');
+    expect(screen.getByRole('button', { name: 'Start a Game' })).toBeTruthy();
+  });
 });
 
 describe('Home: a new screen opens at its top (regression, session 33 review)', () => {

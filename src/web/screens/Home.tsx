@@ -108,8 +108,7 @@ export function HomeView({ api }: { api: RoomApi }) {
   }, [screenKind]);
 
   const online = api.connection === 'online';
-  // "Reconnecting…" over a room screen (not the landing: its forms say 'No connection…' themselves).
-  const reconnecting = api.connection === 'offline' && (!!snapshot || api.resuming);
+  const reconnecting = api.connection === 'offline';
   // The banner's live region is in the page before its text (one created with its text is often not
   // read); under a dialog #root is inert, so the announcer outside it says it (announcer.ts).
   useAnnounced(

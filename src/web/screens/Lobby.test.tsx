@@ -240,7 +240,7 @@ describe('Lobby', () => {
 
 describe('Lobby: decisions on pending players', () => {
   it('host: a double tap on Deny sends one removal, not a second one the server refuses', async () => {
-    const room = lobby(['Ana', 'Ben', 'Cal', 'Dee'], { pending: ['Cal', 'Dee'] });
+    const room = lobby(['Ana', 'Ben', 'Cal', 'Dee', 'Eve'], { pending: ['Cal', 'Dee', 'Eve'] });
     let answer!: (a: Ack<null>) => void;
     const send = vi.fn(
       (_c: Command) =>
@@ -276,7 +276,7 @@ describe('Lobby: focus when a control goes away', () => {
   });
 
   it('after a tap the heading takes focus where it is; after a key it is scrolled to, so the ring is seen (session 36 accessibility audit)', async () => {
-    const room = lobby(['Ana', 'Ben', 'Cal', 'Dee'], { pending: ['Cal', 'Dee'] });
+    const room = lobby(['Ana', 'Ben', 'Cal', 'Dee', 'Eve'], { pending: ['Cal', 'Dee', 'Eve'] });
     const send = vi.fn(async (_c: Command) => ok);
     const view = (r: typeof room, version: number) => (
       <Lobby snapshot={{ ...snapshot(r), version }} me="ana" send={send} onLeave={async () => ok} />
@@ -302,9 +302,27 @@ describe('Lobby: focus when a control goes away', () => {
       dee.focus();
       fireEvent.keyDown(dee, { key: 'Enter' });
       await act(async () => fireEvent.click(dee));
-      rerender(view(step(once, 'ana', { type: 'approve', playerId: 'dee' }), 3));
+      const twice = step(once, 'ana', { type: 'approve', playerId: 'dee' });
+      rerender(view(twice, 3));
       expect(document.activeElement).toBe(heading);
       expect(headingFocus()).toEqual([[{ preventScroll: true }], [{ preventScroll: false }]]);
+      // A tap, then a phone's on-screen keyboard typing in a field ("Go" is a key too): still a tap's
+      // user, no jump (review of session 37).
+      const eve = screen.getByRole('button', { name: 'Approve Eve' });
+      const field = document.body.appendChild(document.createElement('input'));
+      fireEvent.pointerDown(field);
+      fireEvent.keyDown(field, { key: 'Enter' });
+      fireEvent.keyDown(field, { key: 'Unidentified', keyCode: 229 });
+      field.remove();
+      eve.focus();
+      await act(async () => fireEvent.click(eve));
+      rerender(view(step(twice, 'ana', { type: 'approve', playerId: 'eve' }), 4));
+      expect(document.activeElement).toBe(heading);
+      expect(headingFocus()).toEqual([
+        [{ preventScroll: true }],
+        [{ preventScroll: false }],
+        [{ preventScroll: true }],
+      ]);
     } finally {
       focus.mockRestore();
     }
