@@ -48,30 +48,35 @@ function controlOf(target: EventTarget | null): Control {
 const sameControl = (a: Control, b: Control) => a.element === b.element && a.says === b.says;
 
 /**
- * Installs the guard on `win` (once per window); returns a function that removes it. `now` is a tap's
- * time in ms (tests give their own): the click's `timeStamp`, when the finger tapped, not when the page
- * got to the click. A slow phone handles a double tap's second click after the re-render the first
- * caused, later by its own clock than the finger's gap, and timed that way the ghost went through to
- * the control under the finger (session 37: e2e/tipsy.test.ts on a loaded machine).
+ * Installs the guard on `win` (once per window); returns a function that removes it. `now` gives a
+ * tap's time in ms (tests give their own); by default, when the finger came down (the press's
+ * `timeStamp`), not when the page got to the click. A slow phone handles a double tap's second click
+ * after the re-render the first caused, later by its own clock than the finger's gap, and timed that
+ * way the ghost went through to the control under the finger (session 37: e2e/tipsy.test.ts on a
+ * loaded machine; the press, not the click, because WebKit stamps a tap's click when it makes it).
  */
-export function installTapGuard(
-  win: Window = window,
-  now: (e: MouseEvent) => number = (e) => e.timeStamp || win.performance.now(),
-): () => void {
+export function installTapGuard(win: Window = window, now?: (e: MouseEvent) => number): () => void {
   /** The series' first control, and where and when its latest tap landed. */
   let last: { control: Control; x: number; y: number; at: number } | null = null;
 
   /** The pointer of the latest press (a click is a PointerEvent in Chromium, a MouseEvent in Safari). */
   let pointer = '';
+  /** When the latest press came: its event's time, which WebKit too takes from the touch. */
+  let pressedAt = 0;
   const onPointerDown = (e: PointerEvent) => {
     pointer = e.pointerType;
+    pressedAt = e.timeStamp;
   };
+  // WebKit stamps the click that follows a tap with the time it makes it, on the page's thread, so
+  // only the press tells when the finger came down there. Without pointer events (iOS before 13):
+  // the click's own time, or the clock.
+  const timeOf = now ?? ((e: MouseEvent) => pressedAt || e.timeStamp || win.performance.now());
   const onClick = (e: MouseEvent) => {
     // Keyboard activation (Enter, Space) and element.click() report no tap count.
     if (e.detail === 0) return;
     const type = (e as Partial<PointerEvent>).pointerType || pointer;
     if (type !== 'touch' && type !== 'pen') return;
-    const at = now(e);
+    const at = timeOf(e);
     const control = controlOf(e.target);
     const previous = last;
     const inSeries =
