@@ -130,6 +130,9 @@ describe('claimHost: a player at the table takes over when the table has waited 
     const taken = run(room, 'p1', { type: 'claimHost' }, at);
     expect(taken.hostId).toBe('p1');
     expect(refuse(taken, 'p2', { type: 'claimHost' }, at + 5)).toBe(hostTakenBy('P1'));
+    // A stranger asking to join in between is not the table: still told who took over (review).
+    const asked = run(taken, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }, at + 3);
+    expect(refuse(asked, 'p2', { type: 'claimHost' }, at + 5)).toBe(hostTakenBy('P1'));
     // Once the new host has done anything, a late claim is refused as any other: the host is here.
     const dealt = run(taken, 'p1', { type: 'advanceStage' }, at + 10);
     expect(refuse(dealt, 'p2', { type: 'claimHost' }, at + 20)).toBe(MSG.hostNotAway);

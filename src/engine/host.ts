@@ -59,12 +59,27 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   if (d.now - tableActivity(d.base) < HOST_AWAY_MS) {
     // Two phones offered the take-over tapped it at once: the second finds the table just active (the
     // first claim), and 'The host can be replaced only after…' would tell them the host was back.
-    const last = d.base.log[d.base.log.length - 1];
-    const justClaimed = last?.type === 'hostChanged' && last.claimed && last.playerId === d.room.hostId;
-    return justClaimed ? hostTakenBy(last.name) : MSG.hostNotAway;
+    const claim = claimSinceTable(d);
+    return claim ? hostTakenBy(claim) : MSG.hostNotAway;
   }
   if (online?.includes(d.room.hostId)) return MSG.hostStillHere;
   handOver(d, d.room.hostId, actorId, true);
+  return null;
+}
+
+/**
+ * The name of the player whose claim made the current host, when nothing has happened at the table
+ * since (a stranger asking to join logs an event but is not the table: tableActivity); else null.
+ * A plain loop: Array.prototype.findLast is above the web app's browser floor, and this runs there too.
+ */
+function claimSinceTable(d: Draft): string | null {
+  const since = tableActivity(d.base);
+  const log = d.base.log;
+  for (let i = log.length - 1; i >= 0; i--) {
+    const e = log[i]!;
+    if (e.type !== 'hostChanged') continue;
+    return e.claimed && e.playerId === d.room.hostId && e.at >= since ? e.name : null;
+  }
   return null;
 }
 
