@@ -332,20 +332,23 @@ describe('leaving and removal', () => {
   it('a join sent right behind the same player\'s leave joins again, unanswered by "not in this room" (regression, session 36 race audit)', async () => {
     // The join read the room before the leave was applied, took the player for seated, and asked to
     // resume behind the leave: "You are not in this room" and a 'gone', where a second tap joined.
+    // The room's queue is held while both arrive, so the leave is still waiting when the join reads.
     const { host, guests, code } = await lobby('Gus');
     const [gus] = guests as [TestClient];
-    for (let round = 0; round < 20; round++) {
-      const [left, joined] = await Promise.all([
-        gus.command(code, { type: 'leave' }),
-        gus.joinRoom(code, 'Gus', 5000),
-      ]);
-      expect(left.ok).toBe(true);
-      const room = okData(joined).room;
-      expect(room.players[gus.playerId]).toMatchObject({ name: 'Gus', isApproved: false });
-      await host.must(code, { type: 'approve', playerId: gus.playerId });
-    }
-    // Each leave tells the leaving socket so; never that he was removed.
-    expect(gus.gone).toEqual(Array.from({ length: 20 }, () => ({ roomCode: code, reason: 'left' })));
+    let release = () => {};
+    const held = server.app.rooms.runExclusive(code, () => new Promise<void>((r) => (release = r)));
+    const left = gus.command(code, { type: 'leave' });
+    await sleep(50); // the leave reaches the server and waits its turn
+    const joined = gus.joinRoom(code, 'Gus', 5000);
+    await sleep(100); // the join reads the room (Gus still in it) and waits its turn
+    release();
+    await held;
+    expect((await left).ok).toBe(true);
+    const room = okData(await joined).room;
+    expect(room.players[gus.playerId]).toMatchObject({ name: 'Gus', isApproved: false });
+    await host.must(code, { type: 'approve', playerId: gus.playerId });
+    // The leave tells the leaving socket so; never that he was removed.
+    expect(gus.gone).toEqual([{ roomCode: code, reason: 'left' }]);
   });
 
   it('a removed player replaying their join command id gets no snapshot and no subscription', async () => {
