@@ -1,5 +1,6 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Room } from '../../engine/types';
 import { logDelta } from '../../shared/log-delta';
 import {
   type Ack,
@@ -45,6 +46,32 @@ function fakeClient(resume: Ack<RoomSnapshot> = { ok: false, error: 'Room not fo
 
 const room = lobby(['Ana', 'Ben']);
 const snap = snapshot(room);
+
+/** A hand's rooms, one a command: the lobby (0), the start (1), three calls (2–4) and the flop (5). */
+function handRooms(): Room[] {
+  const rooms = [lobby(['Ana', 'Ben', 'Cal'])];
+  rooms.push(step(rooms[0]!, 'ana', { type: 'startGame' }));
+  for (let i = 0; i < 3; i++) rooms.push(actNow(rooms.at(-1)!, 'CALL'));
+  rooms.push(step(rooms.at(-1)!, 'ana', { type: 'advanceStage' }));
+  return rooms;
+}
+
+/** `r` whole, as version `version`, in room `code`. */
+const whole = (r: Room, version: number, code = 'ABCDE'): RoomSnapshot => ({
+  ...snapshot({ ...r, roomCode: code }),
+  version,
+});
+
+/** The hook, its room created at `first`; a resume answers `resume`. */
+async function createdAt(first: RoomSnapshot, resume: RoomSnapshot) {
+  const { client, factory, emit } = fakeClient({ ok: true, data: resume });
+  client.createRoom.mockResolvedValueOnce({ ok: true, data: first });
+  const { result } = renderHook(() => useRoom(factory));
+  await act(async () => {
+    await result.current.createRoom('Ana', 5_000);
+  });
+  return { client, emit, result };
+}
 
 describe('useRoom', () => {
   it('resumes the remembered room when the server sends the session', async () => {
@@ -161,17 +188,9 @@ describe('useRoom', () => {
   });
 
   it('folds broadcasts (new log events only) into the whole log, and asks again for the room when events are missing', async () => {
-    const v1 = lobby(['Ana', 'Ben', 'Cal']);
-    const v2 = step(v1, 'ana', { type: 'startGame' });
-    const v3 = actNow(v2, 'CALL');
-    const v4 = actNow(v3, 'CALL');
-    const full = (r: typeof room, version: number): RoomSnapshot => ({ ...snapshot(r), version });
-    const { client, factory, emit } = fakeClient({ ok: true, data: full(v4, 4) });
-    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v1, 1) });
-    const { result } = renderHook(() => useRoom(factory));
-    await act(async () => {
-      await result.current.createRoom('Ana', 5_000);
-    });
+    const [v1, v2, v3, v4, v5] = handRooms() as [Room, Room, Room, Room, Room];
+    const full = (r: Room, version: number) => whole(r, version);
+    const { client, emit, result } = await createdAt(full(v1, 1), full(v4, 4));
     // createRoom answered with the lobby (version 1); broadcasts of versions 2 and 3 follow.
     act(() => emit().room(logDelta(full(v2, 2), v1.nextEventSeq)));
     expect(result.current.snapshot).toEqual(full(v2, 2));
@@ -180,7 +199,6 @@ describe('useRoom', () => {
     expect(client.resume).not.toHaveBeenCalled();
     // Version 4's broadcast is lost: version 5's log starts past the log held. The phone waits a moment
     // for it (broadcasts may cross), then asks for the room.
-    const v5 = actNow(v4, 'CALL');
     vi.useFakeTimers();
     try {
       await act(async () => emit().room(logDelta(full(v5, 5), v4.nextEventSeq)));
@@ -197,17 +215,9 @@ describe('useRoom', () => {
   });
 
   it('two broadcasts crossing (Redis mode): the late one fills the hole, and nothing is asked again (regression, session 36 race audit)', async () => {
-    const v1 = lobby(['Ana', 'Ben', 'Cal']);
-    const v2 = step(v1, 'ana', { type: 'startGame' });
-    const v3 = actNow(v2, 'CALL');
-    const v4 = actNow(v3, 'CALL');
-    const full = (r: typeof room, version: number): RoomSnapshot => ({ ...snapshot(r), version });
-    const { client, factory, emit } = fakeClient({ ok: true, data: full(v4, 4) });
-    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2) });
-    const { result } = renderHook(() => useRoom(factory));
-    await act(async () => {
-      await result.current.createRoom('Ana', 5_000);
-    });
+    const [, v2, v3, v4] = handRooms() as [Room, Room, Room, Room];
+    const full = (r: Room, version: number) => whole(r, version);
+    const { client, emit, result } = await createdAt(full(v2, 2), full(v4, 4));
     vi.useFakeTimers();
     try {
       // Version 4's broadcast comes before version 3's.
@@ -223,21 +233,10 @@ describe('useRoom', () => {
   });
 
   it("a hole waited for in a room gone from (removed) is not the next room's: that one's hole is asked for (review of session 37)", async () => {
-    const v1 = lobby(['Ana', 'Ben', 'Cal']);
-    const v2 = step(v1, 'ana', { type: 'startGame' });
-    const v3 = actNow(v2, 'CALL');
-    const v4 = actNow(v3, 'CALL');
-    const full = (r: typeof room, version: number, code = 'ABCDE'): RoomSnapshot => ({
-      ...snapshot({ ...r, roomCode: code }),
-      version,
-    });
-    const { client, factory, emit } = fakeClient({ ok: true, data: full(v4, 4, 'OTHER') });
-    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2) });
+    const [, v2, v3, v4] = handRooms() as [Room, Room, Room, Room];
+    const full = whole;
+    const { client, emit, result } = await createdAt(full(v2, 2), full(v4, 4, 'OTHER'));
     client.joinRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2, 'OTHER') });
-    const { result } = renderHook(() => useRoom(factory));
-    await act(async () => {
-      await result.current.createRoom('Ana', 5_000);
-    });
     vi.useFakeTimers();
     try {
       await act(async () => emit().room(logDelta(full(v4, 4), v3.nextEventSeq)));
@@ -254,19 +253,9 @@ describe('useRoom', () => {
   });
 
   it('a second hole while the first is waited for: the first filled, the second not, the room is asked for', async () => {
-    const v1 = lobby(['Ana', 'Ben', 'Cal']);
-    const v2 = step(v1, 'ana', { type: 'startGame' });
-    const v3 = actNow(v2, 'CALL');
-    const v4 = actNow(v3, 'CALL');
-    const v5 = actNow(v4, 'CALL');
-    const v6 = step(v5, 'ana', { type: 'advanceStage' });
-    const full = (r: typeof room, version: number): RoomSnapshot => ({ ...snapshot(r), version });
-    const { client, factory, emit } = fakeClient({ ok: true, data: full(v6, 6) });
-    client.createRoom.mockResolvedValueOnce({ ok: true, data: full(v2, 2) });
-    const { result } = renderHook(() => useRoom(factory));
-    await act(async () => {
-      await result.current.createRoom('Ana', 5_000);
-    });
+    const [, v2, v3, v4, v5, v6] = handRooms() as [Room, Room, Room, Room, Room, Room];
+    const full = (r: Room, version: number) => whole(r, version);
+    const { client, emit, result } = await createdAt(full(v2, 2), full(v6, 6));
     vi.useFakeTimers();
     try {
       await act(async () => emit().room(logDelta(full(v4, 4), v3.nextEventSeq)));
