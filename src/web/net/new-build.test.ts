@@ -40,6 +40,16 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     expect(reload).toHaveBeenCalledTimes(2);
   });
 
+  it('a phone clock set back after the last reload does not keep it from reloading (clock audit, session 37)', async () => {
+    let now = 1_000_000;
+    const { d, reload } = deps({ now: () => now });
+    await reloadForNewBuild(d);
+    resetNewBuildReload();
+    now -= 3_600_000; // the phone's clock corrected back an hour: the last reload is "in the future"
+    expect(await reloadForNewBuild(d)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(2);
+  });
+
   it('not while the server cannot be reached: a phone offline keeps the app and its error screen', async () => {
     const { d, reload } = deps({ reachable: async () => false });
     expect(await reloadForNewBuild(d)).toBe(false);

@@ -83,7 +83,9 @@ async function decide(deps: NewBuildDeps): Promise<boolean> {
   if (!store) return false;
   try {
     const last = Number(store.getItem(KEY) ?? 0) || 0;
-    if (deps.now() - last < AT_MOST_EVERY_MS) return false;
+    // A last reload "in the future" is a clock set back since: it does not count.
+    const age = deps.now() - last;
+    if (age >= 0 && age < AT_MOST_EVERY_MS) return false;
     // Busy is asked again after the server's answer: a form opened while it was on its way (a slow
     // link takes seconds) must not be closed under the thumb either (session 36's review).
     for (;;) {
