@@ -140,6 +140,16 @@ describe('claimHost: a player at the table takes over when the table has waited 
     expect(run(taken, 'p2', { type: 'claimHost' }, at + HOST_AWAY_MS).hostId).toBe('p2');
   });
 
+  it("the server's clock stepped back since the last command: not taken for a host just seen (clock audit, session 37)", () => {
+    const room = stuck();
+    const back = room.lastActivity - 600_000; // NTP stepped the clock back 10 minutes
+    expect(run(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, back).hostId).toBe('p1');
+    // The host's phone still there: refused, as at any time.
+    expect(refuse(room, 'p1', { type: 'claimHost', online: ['p0', 'p1', 'p2'] }, back)).toBe(
+      MSG.hostStillHere,
+    );
+  });
+
   it('a stored room whose host is missing from its players (never made by the engine) still gets its new host', () => {
     const room = stuck();
     const { p0: _gone, ...players } = room.players;

@@ -56,7 +56,11 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   const me = playerById(d.players, actorId);
   if (me === undefined || !me.isApproved) return MSG.notInGame;
   if (actorId === d.room.hostId) return MSG.alreadyHost;
-  if (d.now - tableActivity(d.base) < HOST_AWAY_MS) {
+  // A negative wait is the server's clock stepped back since the last command (NTP, a resumed VM):
+  // not a host just seen. Refused, the table would wait the step plus 3 minutes for a host whose
+  // phone is gone (the host's presence is checked below either way; clock audit, session 37).
+  const idle = d.now - tableActivity(d.base);
+  if (idle >= 0 && idle < HOST_AWAY_MS) {
     // Two phones offered the take-over tapped it at once: the second finds the table just active (the
     // first claim), and 'The host can be replaced only after…' would tell them the host was back.
     const claim = claimSinceTable(d);

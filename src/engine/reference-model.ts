@@ -498,12 +498,14 @@ export function checkTransition(
       // (known when `now` is given).
       if (now === undefined) return;
       const me = own(before, actor);
+      const idle = now - (before.tableActivity ?? before.lastActivity);
       const okWant =
         before.status === 'PLAYING' &&
         me !== undefined &&
         me.isApproved &&
         actor !== before.hostId &&
-        now - (before.tableActivity ?? before.lastActivity) >= HOST_AWAY_MS &&
+        // A negative wait: the server's clock stepped back since; not a host just seen.
+        !(idle >= 0 && idle < HOST_AWAY_MS) &&
         // Not from a host whose phone the server sees connected.
         !(command.online?.includes(before.hostId) ?? false);
       check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);
