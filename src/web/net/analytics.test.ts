@@ -69,4 +69,37 @@ describe('analytics', () => {
     window.dispatchEvent(new Event('pagehide'));
     expect(beacon).toHaveBeenCalledTimes(1);
   });
+
+  it('a tab brought back after a night asleep is a new visit and session; its minutes start there (clock audit, session 37)', async () => {
+    let t = 1_000_000;
+    const { fetchMock, beacon } = await start(() => t);
+    const first = JSON.parse(String((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body));
+    const hidden = (state: 'hidden' | 'visible') => {
+      Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    t += 180 * 60_000; // three hours of play, then the phone is locked
+    hidden('hidden');
+    expect(JSON.parse(await beacon.mock.calls[0]![1].text())).toEqual({
+      sessionId: first.sessionId,
+      minutes: 180,
+    });
+    t += 20 * 60 * 60_000; // unlocked the next day
+    hidden('visible');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const second = JSON.parse(String((fetchMock.mock.calls[1] as unknown as [string, RequestInit])[1].body));
+    expect(second.newSession).toBe(true);
+    expect(second.sessionId).not.toBe(first.sessionId);
+    t += 5 * 60_000;
+    hidden('hidden');
+    expect(JSON.parse(await beacon.mock.calls[1]![1].text())).toEqual({
+      sessionId: second.sessionId,
+      minutes: 5,
+    });
+    // Back within 30 minutes: the same session, no new visit.
+    t += 10 * 60_000;
+    hidden('visible');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+  });
 });

@@ -39,21 +39,25 @@ let started = false;
 export function startAnalytics(now: () => number = Date.now): () => void {
   if (started || typeof window === 'undefined') return () => {};
   started = true;
-  const t = now();
-  const stored = storage.analytics(isSession);
-  const newSession = !stored || t - stored.lastSeen > SESSION_GAP_MS;
-  const session: AnalyticsSession = newSession
-    ? { id: newId(), start: t, lastSeen: t, reportedMinutes: 0 }
-    : { ...stored, lastSeen: t };
-  storage.setAnalytics(session);
-
-  const visit: VisitRequest = { sessionId: session.id, newSession };
-  fetch('/api/analytics/visit', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(visit),
-    keepalive: true,
-  }).catch(() => {});
+  /** A visit: the stored session continued when it was seen within 30 minutes, else a new one. */
+  const visit = () => {
+    const t = now();
+    const stored = storage.analytics(isSession);
+    const newSession = !stored || t - stored.lastSeen > SESSION_GAP_MS;
+    const session: AnalyticsSession = newSession
+      ? { id: newId(), start: t, lastSeen: t, reportedMinutes: 0 }
+      : { ...stored, lastSeen: t };
+    storage.setAnalytics(session);
+    const body: VisitRequest = { sessionId: session.id, newSession };
+    fetch('/api/analytics/visit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      keepalive: true,
+    }).catch(() => {});
+    return session;
+  };
+  const session = visit();
 
   const report = () => {
     const current = storage.analytics(isSession) ?? session;
@@ -78,7 +82,16 @@ export function startAnalytics(now: () => number = Date.now): () => void {
     }
   };
   const onVisibility = () => {
-    if (document.visibilityState === 'hidden') report();
+    if (document.visibilityState === 'hidden') {
+      report();
+      return;
+    }
+    // A tab brought back after more than 30 minutes away (a phone unlocked the next day, the page
+    // never reloaded) is a new visit and a new session: counted from the page load, one session held
+    // the night and the sleep (3 h of play and 20 h asleep reported as 1,385 minutes; clock audit,
+    // session 37). Back within 30 minutes, the session goes on, as a page load's would.
+    const stored = storage.analytics(isSession);
+    if (!stored || now() - stored.lastSeen > SESSION_GAP_MS) visit();
   };
   window.addEventListener('pagehide', report);
   document.addEventListener('visibilitychange', onVisibility);
