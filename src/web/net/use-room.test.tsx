@@ -406,6 +406,23 @@ describe('useRoom', () => {
       expect(localStorage.getItem('chipless.lastResults')).toBeNull();
     });
 
+    it('tapped after the offer ran out while the home screen stayed open: says so, not a button that just goes (clock audit, session 37)', async () => {
+      const { result, client } = await atGameOver({ ok: true, data: over });
+      act(() => result.current.goHome());
+      expect(result.current.lastResults).toBe('ABCDE');
+      const asked = client.resume.mock.calls.length;
+      const stored = JSON.parse(localStorage.getItem('chipless.lastResults')!);
+      localStorage.setItem(
+        'chipless.lastResults',
+        JSON.stringify({ ...stored, at: stored.at - LAST_RESULTS_MS }),
+      );
+      await act(async () => result.current.openLastResults());
+      expect(result.current.lastResults).toBeNull();
+      expect(result.current.notice).toBe('Your previous game is no longer available.');
+      expect(client.resume).toHaveBeenCalledTimes(asked);
+      expect(localStorage.getItem('chipless.lastResults')).toBeNull();
+    });
+
     it('tapped while offline: says there is no connection and stays home, the offer kept', async () => {
       const { result, client, emit } = await atGameOver({ ok: true, data: over });
       act(() => result.current.goHome());

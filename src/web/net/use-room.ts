@@ -410,7 +410,12 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const openLastResults = useCallback(() => {
     const code = freshLastResults();
     setLastResults(code);
-    if (code === null) return;
+    if (code === null) {
+      // Its time ran out while the home screen stayed open: said, not a button that just goes.
+      storage.setLastResults(null);
+      setNotice(notices.resumeFailed);
+      return;
+    }
     // Offline it would wait on "Getting back to your game…" with no way home: say so instead.
     if (!onlineRef.current) {
       setNotice(common.noConnection);
