@@ -13,7 +13,7 @@ import {
   createRoomClient,
   NO_CONNECTION_ERROR,
   OFFLINE_TIMEOUT_MS,
-  type RoomClient,
+  type RoomClientOptions,
 } from './client';
 
 let closeAll: (() => Promise<void>) | null = null;
@@ -52,6 +52,19 @@ async function silentServer({ refuseWebSockets = 0 } = {}) {
   return { io, url, connections };
 }
 
+/**
+ * A room client of the test's server (`options.url` among the options), closed with the server after
+ * the test; `connection` is told of each change of the connection.
+ */
+function clientOf(io: Server, options: RoomClientOptions, connection: (up: boolean) => void = () => {}) {
+  const client = createRoomClient({ session: () => {}, room: () => {}, gone: () => {}, connection }, options);
+  closeAll = async () => {
+    client.close();
+    await io.close();
+  };
+  return client;
+}
+
 const waitFor = async (check: () => boolean, ms = 3000) => {
   const until = Date.now() + ms;
   while (!check()) {
@@ -64,14 +77,7 @@ describe('room client', () => {
   it('a command unanswered on a socket that says it is connected: "No connection…", and it reconnects at once', async () => {
     const { io, url, connections } = await silentServer();
     const seen: boolean[] = [];
-    const client: RoomClient = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => seen.push(c) },
-      { url, ackTimeoutMs: 200 },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const client = clientOf(io, { url, ackTimeoutMs: 200 }, (c) => seen.push(c));
     await waitFor(() => connections.length === 1);
     const res = await client.command('ABCDE', { type: 'startGame' });
     expect(res).toEqual({ ok: false, error: NO_CONNECTION_ERROR });
@@ -85,14 +91,7 @@ describe('room client', () => {
     const { io, url, connections } = await silentServer();
     const transports: string[] = [];
     io.on('connection', (socket) => transports.push(socket.conn.transport.name));
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
-      { url },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const _client = clientOf(io, { url });
     await waitFor(() => connections.length === 1);
     expect(transports).toEqual(['websocket']);
   });
@@ -108,14 +107,7 @@ describe('room client', () => {
       transports.push(socket.conn.transport.name);
       socket.conn.on('upgrade', (transport: { name: string }) => upgraded.push(transport.name));
     });
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
-      { url },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const _client = clientOf(io, { url });
     await waitFor(() => connections.length === 1);
     expect(transports).toEqual(['polling']);
     await waitFor(() => upgraded.length === 1);
@@ -128,14 +120,7 @@ describe('room client', () => {
     const transports: string[] = [];
     io.on('connection', (socket) => transports.push(socket.conn.transport.name));
     const seen: boolean[] = [];
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => seen.push(c) },
-      { url, ackTimeoutMs: 2000 },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const client = clientOf(io, { url, ackTimeoutMs: 2000 }, (c) => seen.push(c));
     await waitFor(() => connections.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(transports).toEqual(['polling']);
@@ -154,14 +139,7 @@ describe('room client', () => {
         ack({ ok: true, data: { version: 3 } }),
       );
     });
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
-      { url, ackTimeoutMs: 3000, offlineTimeoutMs: 200 },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const client = clientOf(io, { url, ackTimeoutMs: 3000, offlineTimeoutMs: 200 });
     expect(await client.command('ABCDE', { type: 'startGame' })).toEqual({ ok: true, data: { version: 3 } });
     expect(connections).toHaveLength(1);
   });
@@ -177,14 +155,7 @@ describe('room client', () => {
       );
     });
     const seen: boolean[] = [];
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => seen.push(c) },
-      { url, ackTimeoutMs: 3000, offlineTimeoutMs: 200 },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const client = clientOf(io, { url, ackTimeoutMs: 3000, offlineTimeoutMs: 200 }, (c) => seen.push(c));
     await waitFor(() => seen.length === 1);
     expect(await client.command('ABCDE', { type: 'startGame' })).toEqual({ ok: true, data: { version: 9 } });
     expect(connections).toHaveLength(1);
@@ -221,14 +192,7 @@ describe('room client', () => {
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
     let online = false;
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: (c) => (online = c) },
-      { url, ackTimeoutMs: 200, offlineTimeoutMs: 2000 },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const client = clientOf(io, { url, ackTimeoutMs: 200, offlineTimeoutMs: 2000 }, (c) => (online = c));
     // Each request on a connected socket (a lost answer closes the transport, and it reconnects).
     const connected = <T>(request: () => Promise<T>) => waitFor(() => online).then(request);
     const rebuy = { type: 'rebuy', playerId: 'bob', amount: 2_000 } as const;
@@ -287,14 +251,7 @@ describe('room client', () => {
         ack({ ok: true, data: { version: 7 } }),
       );
     });
-    const client = createRoomClient(
-      { session: () => {}, room: () => {}, gone: () => {}, connection: () => {} },
-      { url, ackTimeoutMs: 200 },
-    );
-    closeAll = async () => {
-      client.close();
-      await io.close();
-    };
+    const client = clientOf(io, { url, ackTimeoutMs: 200 });
     await waitFor(() => connections.length === 1);
     expect(await client.command('ABCDE', { type: 'startGame' })).toEqual({ ok: true, data: { version: 7 } });
     await new Promise((resolve) => setTimeout(resolve, 300));
