@@ -246,6 +246,21 @@ describe('presence, reconnect and resume', () => {
     expect((await back.waitForVersion(5)).room.settings.smallBlind).toBe(200);
   });
 
+  it("a resume's acknowledgement says how long the table has gone without a move, by the server's clock (idle)", async () => {
+    const { host, guests, code } = await lobby('Gus');
+    const before = Date.now();
+    await host.must(code, { type: 'updateSettings', smallBlind: 150, bigBlind: 300 });
+    const moved = Date.now();
+    await sleep(80);
+    const asked = Date.now();
+    const snap = okData(await guests[0]!.resume(code));
+    const answered = Date.now();
+    // The move was stamped between `before` and `moved`, the answer between `asked` and `answered`.
+    expect(snap.idle).toBeGreaterThanOrEqual(asked - moved);
+    expect(snap.idle).toBeLessThanOrEqual(answered - before);
+    expect(Object.keys(snap)).toEqual(['version', 'room', 'presence', 'idle']);
+  });
+
   it('a phone reconnecting while its command is in flight: applied once, the retry gets its answer, resume the room', async () => {
     const { host, guests, code } = await lobby('Gus');
     const id = randomUUID();

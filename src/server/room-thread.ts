@@ -9,6 +9,7 @@
  * TypeScript sources through worker-boot.mjs.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { tableActivity } from '../engine';
 import { logDelta } from '../shared/log-delta';
 import { createAnalytics } from './analytics';
 import { createLogger } from './logger';
@@ -74,6 +75,7 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
     players: Object.keys(room.players),
     nextEventSeq: room.nextEventSeq,
     ended: room.status === 'ENDED',
+    activity: tableActivity(room),
   };
   if (whole) {
     view.json = { whole: roomJson(room), none: roomJson({ ...room, log: [] }) };

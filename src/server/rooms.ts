@@ -14,7 +14,7 @@
  * run in the room's queue in the order of its commits.
  */
 import type { Command } from '../engine';
-import { isInRoom, leftDuringGame } from '../engine';
+import { isInRoom, leftDuringGame, tableActivity } from '../engine';
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import type { Broadcaster } from './broadcaster';
@@ -35,6 +35,11 @@ export interface RoomView {
    * room, but named by its results, which they may see once it has ended.
    */
   departed(playerId: string): boolean;
+  /**
+   * The table's last move (the engine's tableActivity, by the server's clock): what the take-over and
+   * act-for waits count from. A subscription's acknowledgement says how long ago it was (withIdle).
+   */
+  readonly activity: number;
 }
 
 /** A snapshot on its way to a phone: an object, or its JSON already made (thread-rooms.ts). */
@@ -122,6 +127,9 @@ class RecordView implements RoomView {
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);
+  }
+  get activity(): number {
+    return tableActivity(this.record.room);
   }
 }
 

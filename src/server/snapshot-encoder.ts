@@ -7,6 +7,7 @@
  */
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import type { Room } from '../engine/types';
+import type { RoomSnapshot } from '../shared/protocol';
 import { joinedParts, roomJsonParts } from './room-json';
 
 /** What isSnapshot finds: a RoomSnapshot's shape. */
@@ -117,6 +118,21 @@ export class EncodedSnapshot {
   toJSON(): unknown {
     return JSON.parse(this.json);
   }
+}
+
+/**
+ * `snapshot` (a subscription's acknowledgement) with RoomSnapshot.idle set: `idle` ms since the table's
+ * last move, as a number of whole ms, never negative. The same keys in the same order either way.
+ */
+export function withIdle<S extends RoomSnapshot | EncodedSnapshot>(snapshot: S, idle: number): S;
+export function withIdle(
+  snapshot: RoomSnapshot | EncodedSnapshot,
+  idle: number,
+): RoomSnapshot | EncodedSnapshot {
+  const ms = Math.max(0, Math.floor(idle));
+  if (snapshot instanceof EncodedSnapshot)
+    return new EncodedSnapshot(snapshot.version, `${snapshot.json.slice(0, -1)},"idle":${ms}}`);
+  return { ...snapshot, idle: ms };
 }
 
 /** The text of an acknowledgement `[{ ok: true, data: EncodedSnapshot }]`, or null for any other data. */

@@ -29,6 +29,7 @@ import { presenceThrottle } from './presence-throttle';
 import { clientIp, TokenBucket } from './rate-limit';
 import { ROOM_NOT_FOUND } from './room-service';
 import type { OutgoingSnapshot, Rooms, RoomView } from './rooms';
+import { withIdle } from './snapshot-encoder';
 
 /** Per-socket state (socket.data). */
 export interface SocketData {
@@ -95,6 +96,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
   );
   const sweep = setInterval(() => presenceTold.sweep(), 60_000);
   sweep.unref();
+  /** A subscription's acknowledgement: the room's whole snapshot, with how long its table has waited. */
+  const acknowledgement = async (view: RoomView): Promise<Ack<OutgoingSnapshot>> => ({
+    ok: true,
+    data: withIdle(await rooms.snapshotOf(view, 'whole'), now() - view.activity),
+  });
   // With several processes, a room is broadcast again shortly after a player appears or goes there,
   // once every process knows (presence.ts).
   // Not through the presence throttle: settles are already one per room per 300 ms at most on each
@@ -167,7 +173,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       }
       if (departed) {
         if (!view.ended) return { ok: false, error: GAME_STILL_GOING };
-        return { ok: true, data: await rooms.snapshotOf(view, 'whole') };
+        return acknowledgement(view);
       }
       if (!view.has(playerId)) {
         socket.emit('gone', { roomCode, reason: 'removed' });
@@ -192,11 +198,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
         trimWatched(socket, roomCode);
         view = again;
       }
-      const snapshot = await rooms.snapshotOf(view, 'whole');
+      const acked = await acknowledgement(view);
       // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
       if (!wasOnline && presenceTold.take(roomCode))
         socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
-      return { ok: true, data: snapshot };
+      return acked;
     });
   }
 
@@ -266,7 +272,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       socket.emit('gone', { roomCode, reason: 'removed' });
       return { ok: false, error: NOT_IN_ROOM };
     }
-    return { ok: true, data: await rooms.snapshotOf(outcome.view, 'whole') };
+    return acknowledgement(outcome.view);
   };
 
   const onCreateRoom = listenerFor('createRoom', createRoomSchema, takeJoin, async (socket, req) => {

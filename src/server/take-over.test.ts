@@ -161,3 +161,31 @@ describe("the host's Check for / Fold for (regression, session 33 security audit
     expect(room.players[cal.playerId]!.hasFolded).toBe(true);
   });
 });
+
+describe("a phone loading the room is told how long the table has waited (RoomSnapshot.idle; the clock audit's reload)", () => {
+  it("the resume's and a join's acknowledgements carry it by the server's clock; a broadcast does not; a clock gone back says 0", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    okData(await ana.command(code, { type: 'act', action: 'CALL' }));
+    clock += 25_000;
+    // Ben's phone reloads: the table's last move (Ana's call) was 25 s ago.
+    expect(okData(await ben.resume(code)).idle).toBe(25_000);
+    // A stranger asking to join is no move at the table (tableActivity): 40 s now, for the join's answer.
+    clock += 15_000;
+    const dan = await connect();
+    const joined = okData(await dan.joinRoom(code, 'Dan', 5_000));
+    expect(joined.idle).toBe(40_000);
+    expect(Object.keys(joined)).toEqual(['version', 'room', 'presence', 'idle']);
+    // Ben acts: the broadcast says nothing of it, and the next resume counts from his check.
+    const { version } = okData(await ben.command(code, { type: 'act', action: 'CALL' }));
+    await ana.waitForVersion(version);
+    const broadcast = ana.snapshots.find((s) => s.version === version);
+    expect(broadcast && Object.keys(broadcast)).toEqual(['version', 'room', 'presence', 'logFrom']);
+    clock += 1_000;
+    expect(okData(await ana.resume(code)).idle).toBe(1_000);
+    // The server's clock stepped back since: never a negative wait.
+    clock -= 60_000;
+    expect(okData(await ana.resume(code)).idle).toBe(0);
+    clock += 60_000;
+  });
+});

@@ -197,6 +197,9 @@ class ThreadView implements RoomView {
     if (departed === undefined) throw new TypeError('threadRooms: departed asked of a view not loaded whole');
     return departed.includes(playerId);
   }
+  get activity(): number {
+    return this.data.activity;
+  }
 }
 
 const viewOf = (data: ViewData | null) => (data ? new ThreadView(data) : null);

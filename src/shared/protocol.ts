@@ -46,6 +46,14 @@ export interface RoomSnapshot {
    * room's whole log. The log is most of a room's size (~9.6 of 13 KB); see bench/README.md.
    */
   logFrom?: number;
+  /**
+   * Set on acknowledgements (create, join, resume) only: how long the table had gone without a move
+   * (the engine's tableActivity) when the server answered, in ms by the server's clock, 0 when its
+   * clock stepped back. A phone that has just loaded the room knows no more than that of how long the
+   * table has waited: the host's "Fold for Bob" and a player's "Take over as host" count it as waited
+   * already (use-waited.ts), so a reload does not start those waits again (the clock audit, session 37).
+   */
+  idle?: number;
 }
 
 /**

@@ -16,14 +16,22 @@ const ok: Ack<null> = { ok: true, data: null };
 /** Three players, $50.00 each: Ana (host) deals, Ben small blind, Cal big blind. Ana has called. */
 const bensTurn = () => actNow(started(['Ana', 'Ben', 'Cal']), 'CALL');
 
-function view(room: Room, me: string, offline: string[], send: (c: Command) => Promise<Ack<unknown>>) {
+function view(
+  room: Room,
+  me: string,
+  offline: string[],
+  send: (c: Command) => Promise<Ack<unknown>>,
+  idle?: number,
+) {
   const presence = Object.fromEntries(offline.map((id) => [id, false]));
-  return <Table snapshot={snapshot(room, presence)} me={me} send={send} onLeave={async () => ok} />;
+  const shown = { ...snapshot(room, presence), ...(idle !== undefined ? { idle } : {}) };
+  return <Table snapshot={shown} me={me} send={send} onLeave={async () => ok} />;
 }
 
-function show(room: Room, me: string, offline: string[] = []) {
+/** The table on `me`'s phone; `idle`: as loaded (an acknowledgement's RoomSnapshot.idle). */
+function show(room: Room, me: string, offline: string[] = [], idle?: number) {
   const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
-  const utils = render(view(room, me, offline, send));
+  const utils = render(view(room, me, offline, send, idle));
   return { send, rerender: (r: Room, off = offline) => utils.rerender(view(r, me, off, send)) };
 }
 
@@ -77,6 +85,23 @@ describe('Table: the host checks or folds for a player who is away', () => {
     // Ben comes back and calls: Cal's turn waits from the start.
     rerender(actNow(room, 'CALL'));
     expect(offered()).toBeNull();
+    later(ACT_FOR_AFTER_MS - 1);
+    expect(offered()).toBeNull();
+    later(1);
+    expect(offered(/^Check for Cal$/)).not.toBeNull();
+  });
+
+  it("the host's phone reloading counts the server's wait so far: a turn that has waited 25 s offers it 5 s later", () => {
+    vi.useFakeTimers();
+    const room = bensTurn();
+    const { rerender } = show(room, 'ana', [], ACT_FOR_AFTER_MS - 5_000);
+    later(4_999);
+    expect(offered()).toBeNull();
+    rerender(room);
+    later(1);
+    expect(offered(/^Fold for Ben$/)).not.toBeNull();
+    // The next turn waits from the start: the load's count was the turn before's.
+    rerender(actNow(room, 'CALL'));
     later(ACT_FOR_AFTER_MS - 1);
     expect(offered()).toBeNull();
     later(1);

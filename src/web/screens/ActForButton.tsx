@@ -12,6 +12,8 @@ export interface ActForButtonProps {
   presence: RoomSnapshot['presence'];
   me: string | null;
   send: SendCommand;
+  /** The loaded snapshot's RoomSnapshot.idle: how long the table had waited when this phone loaded it. */
+  idle?: number | undefined;
 }
 
 interface Asked {
@@ -40,13 +42,13 @@ interface Asked {
  * ('The table has moved on since. Nothing was done.') is read; it closes when the move shows in the log
  * (an answer lost to 'No connection…' after the server made it).
  */
-export function ActForButton({ room, presence, me, send }: ActForButtonProps) {
+export function ActForButton({ room, presence, me, send, idle }: ActForButtonProps) {
   const gs = room.gameState;
   const turnId = room.status === 'PLAYING' && gs.stage !== 'SHOWDOWN' ? gs.currentTurnPlayerId : null;
   const player = turnId !== null && turnId !== me ? room.players[turnId] : undefined;
   // The table's last move, as the engine counts it (tableActivity: a stranger asking to join is none).
   const moment = player ? `${player.id}:${tableActivity(room)}` : null;
-  const waited = useWaited(moment, ACT_FOR_AFTER_MS);
+  const waited = useWaited(moment, ACT_FOR_AFTER_MS, idle);
   const { asked, ask, markSent, close } = useTableQuestion<Asked>(
     (q) => q.moment === moment,
     (q) =>

@@ -352,10 +352,12 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             </button>
           </section>
         ) : null}
-        {!isHost ? <TakeOverButton room={room} presence={presence} me={me} send={send} /> : null}
+        {!isHost ? (
+          <TakeOverButton room={room} presence={presence} me={me} send={send} idle={snapshot.idle} />
+        ) : null}
         {isHost ? (
           <section className="host-controls" aria-label={t.hostControls}>
-            <ActForButton room={room} presence={presence} me={me} send={send} />
+            <ActForButton room={room} presence={presence} me={me} send={send} idle={snapshot.idle} />
             {gs.canAdvanceStage ? (
               <button
                 type="button"

@@ -17,15 +17,23 @@ const ok: Ack<null> = { ok: true, data: null };
 /** Three players: Ana (host) deals; everyone has called or checked, so the host must deal the flop. */
 const waitingOnHost = () => actNow(actNow(actNow(started(['Ana', 'Ben', 'Cal']), 'CALL'), 'CALL'), 'CALL');
 
-function view(room: Room, me: string, offline: string[], send: (c: Command) => Promise<Ack<unknown>>) {
+function view(
+  room: Room,
+  me: string,
+  offline: string[],
+  send: (c: Command) => Promise<Ack<unknown>>,
+  idle?: number,
+) {
   const presence = Object.fromEntries(offline.map((id) => [id, false]));
-  return <Table snapshot={snapshot(room, presence)} me={me} send={send} onLeave={async () => ok} />;
+  const shown = { ...snapshot(room, presence), ...(idle !== undefined ? { idle } : {}) };
+  return <Table snapshot={shown} me={me} send={send} onLeave={async () => ok} />;
 }
 
-function show(room: Room, me: string, offline: string[]) {
+/** The table on `me`'s phone; `idle`: as loaded (an acknowledgement's RoomSnapshot.idle). */
+function show(room: Room, me: string, offline: string[], idle?: number) {
   vi.useFakeTimers();
   const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
-  const utils = render(view(room, me, offline, send));
+  const utils = render(view(room, me, offline, send, idle));
   return { send, rerender: (r: Room, off = offline) => utils.rerender(view(r, me, off, send)) };
 }
 
@@ -84,6 +92,35 @@ describe("Table: a player takes over as host when the host's phone is away", () 
     rerender(satOut, ['ana']);
     later(HOST_AWAY_MS - 1);
     expect(offered()).toBeNull();
+  });
+
+  it("a phone that loads the room (a reload) counts the server's wait so far: only the rest is waited", () => {
+    // The table had waited 2 min 50 s when Ben's phone reloaded: 10 s more, not 3 minutes again.
+    const room = waitingOnHost();
+    const { rerender } = show(room, 'ben', ['ana'], HOST_AWAY_MS - 10_000);
+    later(9_999);
+    expect(offered()).toBeNull();
+    // A broadcast since (another phone's presence: no idle on it) does not start the wait again.
+    rerender(room);
+    later(1);
+    expect(offered()).not.toBeNull();
+    // A table that has waited longer than that (a clock gone back says 0, never less) offers at once.
+    cleanup();
+    show(room, 'ben', ['ana'], HOST_AWAY_MS * 4);
+    later(0);
+    expect(offered()).not.toBeNull();
+  });
+
+  it("a host's phone that goes only after the room loaded waits the whole time: the load's count is not the host's absence", () => {
+    const room = waitingOnHost();
+    const { rerender } = show(room, 'ben', [], HOST_AWAY_MS - 10_000);
+    later(10_000);
+    expect(offered()).toBeNull();
+    rerender(room, ['ana']);
+    later(HOST_AWAY_MS - 1);
+    expect(offered()).toBeNull();
+    later(1);
+    expect(offered()).not.toBeNull();
   });
 
   it('the question closes when the table moves on before it is answered (the host is back and deals)', () => {

@@ -12,6 +12,8 @@ export interface TakeOverButtonProps {
   presence: RoomSnapshot['presence'];
   me: string | null;
   send: SendCommand;
+  /** The loaded snapshot's RoomSnapshot.idle: how long the table had waited when this phone loaded it. */
+  idle?: number | undefined;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface TakeOverButtonProps {
  * table before it is answered (the host is back and deals), it closes. Once sent it waits for its
  * answer, so a refusal is read; it closes when the role shows as taken in the log.
  */
-export function TakeOverButton({ room, presence, me, send }: TakeOverButtonProps) {
+export function TakeOverButton({ room, presence, me, send, idle }: TakeOverButtonProps) {
   const host = room.players[room.hostId];
   const mine = me !== null ? room.players[me] : undefined;
   const stuck =
@@ -38,7 +40,7 @@ export function TakeOverButton({ room, presence, me, send }: TakeOverButtonProps
     presence[room.hostId] !== true;
   // The table's last move, as the engine counts it (tableActivity: a stranger asking to join is none).
   const moment = stuck ? `${room.hostId}:${tableActivity(room)}` : null;
-  const waited = useWaited(moment, HOST_AWAY_MS);
+  const waited = useWaited(moment, HOST_AWAY_MS, idle);
   const { asked, ask, markSent, close } = useTableQuestion<{ moment: string; from: number; host: string }>(
     (q) => q.moment === moment,
     (q) => room.log.some((e) => e.type === 'hostChanged' && e.seq >= q.from),
