@@ -229,18 +229,29 @@ describe('idle room cleanup', () => {
     for (let i = 0; i < 11; i++) codes.push(okData(await host.createRoom('Hana', 5000)).room.roomCode);
     const tab = await TestClient.connect(server.url, { token: host.token });
     clients.push(tab);
+    const socket = server.app.io.of('/').sockets.get(tab.socket.id!)!;
+    // The order the socket joined its rooms in (each resume joins when its turn in its room's queue comes).
+    const joined: string[] = [];
+    const join = socket.join.bind(socket);
+    socket.join = (room) => {
+      joined.push(...[room].flat());
+      return join(room);
+    };
+    const watched = () => [...socket.rooms].filter(isRoomCode).sort();
+    const lastJoined = () => [...new Set(joined.toReversed())].slice(0, MAX_ROOMS_PER_SOCKET).sort();
     const acks = await Promise.all(codes.map((c) => tab.resume(c)));
     expect(acks.filter((a) => !a.ok)).toEqual([]);
-    const socket = server.app.io.of('/').sockets.get(tab.socket.id!)!;
-    // Each resume joined its room when its turn in that room's queue came: the last four to do so.
-    expect([...socket.rooms].filter(isRoomCode)).toHaveLength(MAX_ROOMS_PER_SOCKET);
+    expect(joined.toSorted()).toEqual(codes.toSorted());
+    // Watched: the last four to join.
+    expect(watched()).toEqual(lastJoined());
     // And a resume of a room being dropped meanwhile: answered, and watched.
     const [, again] = await Promise.all([
       tab.resume(codes[0]!),
       tab.resume([...socket.rooms].filter(isRoomCode)[0]!),
     ]);
     expect(again.ok).toBe(true);
-    expect([...socket.rooms].filter(isRoomCode)).toHaveLength(MAX_ROOMS_PER_SOCKET);
+    expect(watched()).toHaveLength(MAX_ROOMS_PER_SOCKET);
+    expect(watched()).toEqual(lastJoined());
   });
 
   it('a room expiring while a player watches it from elsewhere tells them gone {expired}', async () => {
