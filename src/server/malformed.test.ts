@@ -200,10 +200,16 @@ describe('malformed payloads', () => {
 
   it('commands for rooms the sender is not in change nothing', async () => {
     const stranger = await TestClient.connect(server.url);
-    const refused = await stranger.command(code, { type: 'updateSettings', smallBlind: 1, bigBlind: 2 });
-    expect(refused.ok).toBe(false);
-    expect(await stranger.command(code, { type: 'act', action: 'FOLD' })).toMatchObject({ ok: false });
-    expect(await stranger.command(code, { type: 'leave' })).toMatchObject({ ok: true });
+    expect(await stranger.command(code, { type: 'updateSettings', smallBlind: 1, bigBlind: 2 })).toEqual({
+      ok: false,
+      error: 'Only the host can update settings',
+    });
+    expect(await stranger.command(code, { type: 'act', action: 'FOLD' })).toEqual({
+      ok: false,
+      error: 'You are not in this game',
+    });
+    // A stranger's leave is the engine's no-op: acknowledged at the room's version, nothing written.
+    expect(await stranger.command(code, { type: 'leave' })).toEqual({ ok: true, data: { version } });
     expect(stranger.snapshots).toEqual([]);
     stranger.close();
     await roomIntact();
