@@ -22,16 +22,24 @@ const { phones } = chiplessSuite({ phones: [HOST, GUEST], viewport: SMALL_PHONE 
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-/** Whether the element's box lies within the viewport's width and its text is not cut. */
+/**
+ * How many elements the selector found, and those whose box does not lie within the viewport's width
+ * or whose text is cut. The count is asserted too: a selector that finds nothing would otherwise pass.
+ */
 const fitsAcross = (page: Page, selector: string) =>
-  page.locator(selector).evaluateAll((els) =>
-    els.every((el) => {
-      const box = el.getBoundingClientRect();
-      return (
-        box.left >= 0 && box.right <= document.documentElement.clientWidth && el.scrollWidth <= el.clientWidth
-      );
-    }),
-  );
+  page.locator(selector).evaluateAll((els) => ({
+    found: els.length,
+    misfits: els
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return !(
+          box.left >= 0 &&
+          box.right <= document.documentElement.clientWidth &&
+          el.scrollWidth <= el.clientWidth
+        );
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent}"`),
+  }));
 
 /** The buttons are on screen (not below the fold) and at least 44 px tall. */
 async function expectReachable(page: Page, labels: string[]) {
@@ -63,7 +71,10 @@ describe('a small phone, the longest names', () => {
     await button(host.page, 'Fold').click();
     for (const phone of phones) {
       await expectVisible(phone.page.locator('.win-overlay'));
-      expect(await fitsAcross(phone.page, '.win-card, .win-title'), phone.name).toBe(true);
+      expect(await fitsAcross(phone.page, '.win-card, .win-title'), phone.name).toEqual({
+        found: 2,
+        misfits: [],
+      });
     }
 
     // Hand 2: the guest deals and goes all-in ($49.00, capped by the host's stack); the host calls.
@@ -94,7 +105,8 @@ describe('a small phone, the longest names', () => {
     await button(host.page, 'Declare Winner').click();
     const winner = host.page.getByRole('dialog', { name: 'Declare Winner' });
     await expectVisible(winner);
-    expect(await fitsAcross(host.page, '.choice, .choice > span')).toBe(true);
+    // Two names to pick from: each label and the name in it.
+    expect(await fitsAcross(host.page, '.choice, .choice > span')).toEqual({ found: 4, misfits: [] });
     await winner.getByRole('checkbox', { name: GUEST }).check();
     await button(winner, 'Award Pot').click();
 
@@ -106,9 +118,10 @@ describe('a small phone, the longest names', () => {
     ).click();
     for (const phone of phones) {
       await expectText(phone.page.locator('.settlements li'), `${HOST} owes ${GUEST} $50.00`);
-      expect(await fitsAcross(phone.page, '.game-over-head h1, .settlements li, .settlements .amount')).toBe(
-        true,
-      );
+      expect(
+        await fitsAcross(phone.page, '.game-over-head h1, .settlements li, .settlements .amount'),
+        phone.name,
+      ).toEqual({ found: 3, misfits: [] });
       expect(await sidewaysOverflow(phone.page), phone.name).toBe(0);
     }
   });
