@@ -176,11 +176,14 @@ describe('mergeSnapshot', () => {
       fc.property(
         fc.integer({ min: 0, max: last - 1 }),
         fc.array(fc.integer({ min: 1, max: last }), { maxLength: 40 }),
-        (start, deliveries) => {
+        fc.integer({ min: 0, max: last }),
+        (start, deliveries, fullAt) => {
           let held = mergeSnapshot(null, snap(start)).snapshot;
           for (const i of deliveries) held = mergeSnapshot(held, broadcast(i)).snapshot;
-          held = mergeSnapshot(held, snap(last)).snapshot;
-          // Broadcasts after the full one, in order, change nothing but what they carry.
+          held = mergeSnapshot(held, snap(fullAt)).snapshot;
+          // The full one (or a newer state already held, with the full one's log folded in), then
+          // every broadcast after it, in order: the phone holds the whole room.
+          for (let i = fullAt + 1; i <= last; i++) held = mergeSnapshot(held, broadcast(i)).snapshot;
           expect(held).toEqual(snap(last));
           expect(held.room.log.length).toBeLessThanOrEqual(LOG_LIMIT);
         },
