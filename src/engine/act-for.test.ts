@@ -43,6 +43,14 @@ describe('actFor: only for a player away from the table (regression, session 33 
     expect(folded(run(room, 'p0', fold(['p0', 'p2']), room.lastActivity))).toBe(true);
   });
 
+  it("the server's clock stepped back since the turn began: not taken for a turn just begun (clock audit)", () => {
+    // NTP stepped the clock back 10 minutes: the turn is not 10 minutes younger than nothing. Refused,
+    // the host waited the step plus 30 s for a player away from the table (as claimHost, session 37).
+    const room = p1Turn();
+    const back = room.lastActivity - 600_000;
+    expect(player(run(room, 'p0', fold(['p0', 'p1', 'p2']), back), 'p1').hasFolded).toBe(true);
+  });
+
   it('a stranger asking to join meanwhile does not start the 30 s again (the fuzz audit of session 35)', () => {
     const room = p1Turn();
     const t0 = room.lastActivity;
