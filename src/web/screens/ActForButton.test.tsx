@@ -1,38 +1,25 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACT_FOR_AFTER_MS } from '../../engine';
-import type { Command, Room } from '../../engine/types';
+import type { Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
-import { actNow, snapshot, started, step } from '../test/rooms';
-import { Table } from './Table';
+import { actNow, started, step } from '../test/rooms';
+import { showTable } from '../test/table';
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
 
-const ok: Ack<null> = { ok: true, data: null };
+const _ok: Ack<null> = { ok: true, data: null };
 
 /** Three players, $50.00 each: Ana (host) deals, Ben small blind, Cal big blind. Ana has called. */
 const bensTurn = () => actNow(started(['Ana', 'Ben', 'Cal']), 'CALL');
 
-function view(
-  room: Room,
-  me: string,
-  offline: string[],
-  send: (c: Command) => Promise<Ack<unknown>>,
-  idle?: number,
-) {
-  const presence = Object.fromEntries(offline.map((id) => [id, false]));
-  const shown = { ...snapshot(room, presence), ...(idle !== undefined ? { idle } : {}) };
-  return <Table snapshot={shown} me={me} send={send} onLeave={async () => ok} />;
-}
-
 /** The table on `me`'s phone; `idle`: as loaded (an acknowledgement's RoomSnapshot.idle). */
 function show(room: Room, me: string, offline: string[] = [], idle?: number) {
-  const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
-  const utils = render(view(room, me, offline, send, idle));
-  return { send, rerender: (r: Room, off = offline) => utils.rerender(view(r, me, off, send)) };
+  const { send, update } = showTable(room, me, offline, idle);
+  return { send, rerender: update };
 }
 
 const offered = (name: RegExp = /^(Check|Fold) for /) => screen.queryByRole('button', { name });

@@ -61,3 +61,12 @@ export function snapshot(room: Room, presence: Record<string, boolean> = {}): Ro
   const online = Object.fromEntries(Object.keys(room.players).map((id) => [id, presence[id] ?? true]));
   return { version: 1, room, presence: online };
 }
+
+/**
+ * The snapshot a phone holds of `room` with the `offline` players' phones away, and (when given) the
+ * table's wait as an acknowledgement tells it to a phone loading the room (RoomSnapshot.idle).
+ */
+export function heldSnapshot(room: Room, offline: string[], idle?: number): RoomSnapshot {
+  const held = snapshot(room, Object.fromEntries(offline.map((id) => [id, false])));
+  return idle === undefined ? held : { ...held, idle };
+}

@@ -4,16 +4,22 @@ import { vi } from 'vitest';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
 import { Table } from '../screens/Table';
-import { snapshot } from './rooms';
+import { heldSnapshot } from './rooms';
 
 const ok: Ack<null> = { ok: true, data: null };
 
-/** The table of `room` seen by `me`; `update` re-renders it with a later room, as a broadcast does. */
-export function showTable(room: Room, me: string) {
-  const send = vi.fn(async (_c: Command) => ok);
-  const view = (r: Room) => <Table snapshot={snapshot(r)} me={me} send={send} onLeave={async () => ok} />;
-  const utils = render(view(room));
-  return { send, update: (r: Room) => utils.rerender(view(r)) };
+/**
+ * The table of `room` seen by `me`, the `offline` players' phones away and, when given, `idle` as the
+ * acknowledgement of a phone loading the room says it (RoomSnapshot.idle); `update` re-renders it with
+ * a later room (and who is away then), as a broadcast does: without `idle`.
+ */
+export function showTable(room: Room, me: string, offline: string[] = [], idle?: number) {
+  const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
+  const view = (r: Room, off: string[], held?: number) => (
+    <Table snapshot={heldSnapshot(r, off, held)} me={me} send={send} onLeave={async () => ok} />
+  );
+  const utils = render(view(room, offline, idle));
+  return { send, update: (r: Room, off = offline) => utils.rerender(view(r, off)) };
 }
 
 /** The seat row of the player whose name starts with `name`, on the table rendered now. */
