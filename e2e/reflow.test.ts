@@ -88,9 +88,11 @@ function audit(page: Page, textPx: number): Promise<string[]> {
     }
 
     const scope = document.querySelector('[role=dialog]') ?? document.getElementById('root')!;
+    let controls = 0;
     for (const el of scope.querySelectorAll('button, a[href], input, select, summary, label.choice')) {
       const box = el.getBoundingClientRect();
       if (box.width === 0) continue;
+      controls++;
       if (el.matches('.choice input')) continue; // its label, the whole row, is the target
       // 44 px, less the sub-pixel rounding of a 44 px min-height at device scale 2.
       if (box.height < 43.9) out.push(`${box.height.toFixed(1)}px tall: ${name(el)}`);
@@ -109,6 +111,8 @@ function audit(page: Page, textPx: number): Promise<string[]> {
       });
       if (!reachable) out.push(`cannot be scrolled into view uncovered: ${name(el)}`);
     }
+    // A screen not drawn yet (or gone blank) would pass every check above: that is a fault too.
+    if (controls === 0) out.push('no control on screen to check');
     // No amount broken over two lines ("$9,999.9" over "9" reads as another number): the lines its
     // text (read-aloud words aside) sits on.
     for (const el of document.querySelectorAll('.amount, .nowrap, .net, .facts dd, .preset-amount')) {

@@ -256,10 +256,12 @@ function touchProblems(page: Page): Promise<string[]> {
       return t === '' ? null : t.slice(0, 40);
     }
     const startY = window.scrollY;
+    let checked = 0;
     for (const el of Array.from(root.querySelectorAll<HTMLElement>(selector))) {
       if (el.closest('.sr-only')) continue;
       let box = el.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue;
+      checked++;
       if (box.width < 44 || box.height < 44)
         problems.push(`${describe(el)} is ${Math.round(box.width)}×${Math.round(box.height)}px`);
       el.scrollIntoView({ block: 'center', inline: 'nearest' });
@@ -275,6 +277,8 @@ function touchProblems(page: Page): Promise<string[]> {
       }
     }
     window.scrollTo(0, startY);
+    // A screen not drawn yet (or gone blank) has nothing to find fault with: that is a fault too.
+    if (checked === 0) problems.push('no control on screen to check');
     return problems;
   });
 }
