@@ -312,6 +312,22 @@ describe.skipIf(gate.skip)('presence across processes (Redis adapter)', () => {
     expect(b.fetches()).toBe(2);
   });
 
+  it('a clock stepped back does not keep the held answer past maxAgeMs (clock audit)', async () => {
+    const keyPrefix = uniqueKeyPrefix('presence');
+    let offset = 0;
+    const a = await startNode({ keyPrefix });
+    const b = await startNode({ keyPrefix, maxAgeMs: 300, now: () => Date.now() + offset });
+    await phone(a, 'alice', 'ROOM1');
+    await sleep(50);
+    expect(await online(b.presence, 'ROOM1')).toEqual(['alice']);
+    expect(b.fetches()).toBe(1);
+    // NTP steps B's clock back a minute: its answer is not a minute younger; past maxAgeMs it is asked again.
+    offset = -60_000;
+    await sleep(350);
+    expect(await online(b.presence, 'ROOM1')).toEqual(['alice']);
+    expect(b.fetches()).toBe(2);
+  });
+
   it('a process that goes away unannounced: its players are dropped once the process count changes', async () => {
     const keyPrefix = uniqueKeyPrefix('presence');
     const a = await startNode({ keyPrefix, announces: false });
@@ -392,5 +408,33 @@ describe.skipIf(gate.skip)('presence across processes (Redis adapter)', () => {
     await sleep(1000);
     expect(await online(b.presence, 'ROOM1')).toEqual(['alice', 'bob', 'carol']);
     expect(b.fetches()).toBe(3);
+  });
+
+  it('a clock stepped back does not stretch the local-only window after a timed-out request (clock audit)', async () => {
+    const keyPrefix = uniqueKeyPrefix('presence');
+    let offset = 0;
+    const a = await startNode({ keyPrefix });
+    const b = await startNode({
+      keyPrefix,
+      requestsTimeoutMs: 300,
+      localOnlyMs: 1000,
+      now: () => Date.now() + offset,
+    });
+    await phone(a, 'alice', 'ROOM1');
+    await phone(b, 'bob', 'ROOM1');
+    const frozen = await connectRedis(REDIS_URL);
+    try {
+      await frozen.subscribe(`${adapterKey(keyPrefix)}-request#/#`, () => {});
+      await sleep(50);
+      expect(await online(b.presence, 'ROOM1')).toEqual(['bob']);
+      expect(b.fetches()).toBe(1);
+    } finally {
+      await frozen.close();
+    }
+    // B's clock steps back a minute inside the window: the window is not a minute longer. Asked again
+    // (once, or twice when the process count's change lands meanwhile), Alice is seen.
+    offset = -60_000;
+    await sleep(1100);
+    expect(await online(b.presence, 'ROOM1')).toEqual(['alice', 'bob']);
   });
 });

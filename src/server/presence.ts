@@ -146,9 +146,20 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
   const now = options.now ?? Date.now;
   const events = nsp as unknown as ServerSideEvents;
 
+  /**
+   * Whether less than `ms` has passed since `since` (this clock). A clock stepped back since (NTP, a
+   * resumed VM) says not: an age below zero would keep an answer, the local-only window or the checks'
+   * spacing for the step's length on top (the clock audit, session 38).
+   */
+  const within = (since: number, ms: number) => {
+    const age = now() - since;
+    return age >= 0 && age < ms;
+  };
+
   const remote = new Map<string, RemoteEntry>();
   let epoch = 0;
-  let localOnlyUntil = 0;
+  /** When a request to the other processes last failed: local answers only for localOnlyMs from then. */
+  let localOnlySince = Number.NEGATIVE_INFINITY;
 
   let servers = -1;
   let lastServerCheck = Number.NEGATIVE_INFINITY;
@@ -161,10 +172,9 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
   let heardAtCount = 0;
   /** Starts a check of the number of processes when one is due; a change invalidates every entry. */
   const checkServers = () => {
-    const t = now();
-    if (checkingServers || t - lastServerCheck < serverCheckMs) return;
+    if (checkingServers || within(lastServerCheck, serverCheckMs)) return;
     checkingServers = true;
-    lastServerCheck = t;
+    lastServerCheck = now();
     const heardBefore = heard;
     adapter.serverCount().then(
       (count) => {
@@ -209,7 +219,7 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
           return players;
         },
         () => {
-          localOnlyUntil = now() + localOnlyMs;
+          localOnlySince = now();
           if (remote.get(roomCode) === entry) remote.delete(roomCode);
           return null;
         },
@@ -218,7 +228,7 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
   };
 
   const isCurrent = (roomCode: string, entry: RemoteEntry) =>
-    remote.get(roomCode) === entry && entry.epoch === epoch && now() - entry.askedAt < maxAgeMs;
+    remote.get(roomCode) === entry && entry.epoch === epoch && within(entry.askedAt, maxAgeMs);
 
   /** The other processes' players in the room; null when they cannot be asked now (local only). */
   const remotePlayers = async (roomCode: string): Promise<Set<string> | null> => {
@@ -237,7 +247,7 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
         return entry.players;
       }
       if (!entry) {
-        if (now() < localOnlyUntil) return last;
+        if (within(localOnlySince, localOnlyMs)) return last;
         if (servers === 1 && heard === heardAtCount) return alone(roomCode);
         entry = ask(roomCode);
       }
@@ -258,11 +268,10 @@ export function createPresence(io: ChiplessServer, options: PresenceOptions = {}
    */
   let lastSweep = now();
   const sweep = () => {
-    const t = now();
-    if (t - lastSweep < maxAgeMs) return;
-    lastSweep = t;
+    if (within(lastSweep, maxAgeMs)) return;
+    lastSweep = now();
     for (const [room, entry] of remote) {
-      if (entry.pending === null && t - entry.askedAt >= maxAgeMs && !adapter.rooms.has(room))
+      if (entry.pending === null && !within(entry.askedAt, maxAgeMs) && !adapter.rooms.has(room))
         remote.delete(room);
     }
   };
