@@ -218,30 +218,40 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const { dataDir } = options;
   const onError = options.onError ?? (() => {});
   const { lock, file, db, lastLsn } = openDatabase(dataDir, onError);
-  const statements = prepareStatements(db);
-  let journal: JournalAppender;
+  // Whatever fails from here on (preparing the statements, the journal, starting the writer thread)
+  // closes what was opened and lets go of the directory, as openDatabase does: a caller that goes on
+  // (a test, a retry) must not find the data dir locked by a store that never was.
+  let journal: JournalAppender | undefined;
   try {
-    journal = new JournalAppender(dataDir, options.journalFileBytes ?? 8 * 1024 * 1024, lastLsn, onError);
+    const statements = prepareStatements(db);
+    const opened = new JournalAppender(
+      dataDir,
+      options.journalFileBytes ?? 8 * 1024 * 1024,
+      lastLsn,
+      onError,
+    );
+    journal = opened;
+    const heads = new KnownHeads(statements);
+    const writer = new WriterThread(
+      {
+        dbFile: file,
+        dataDir,
+        gen: opened.gen,
+        intervalMs: options.writeIntervalMs ?? 5000,
+        nice: options.writerNice ?? 10,
+        walSizeLimitBytes: options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES,
+      },
+      lastLsn,
+      (appliedLsn) => heads.forgetAppliedDeletes(appliedLsn),
+      onError,
+    );
+    return sqliteStoreOver({ dataDir, lock, db, statements, journal: opened, heads, writer });
   } catch (err) {
+    journal?.close();
     db.close();
     lock.release();
     throw err;
   }
-  const heads = new KnownHeads(statements);
-  const writer = new WriterThread(
-    {
-      dbFile: file,
-      dataDir,
-      gen: journal.gen,
-      intervalMs: options.writeIntervalMs ?? 5000,
-      nice: options.writerNice ?? 10,
-      walSizeLimitBytes: options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES,
-    },
-    lastLsn,
-    (appliedLsn) => heads.forgetAppliedDeletes(appliedLsn),
-    onError,
-  );
-  return sqliteStoreOver({ dataDir, lock, db, statements, journal, heads, writer });
 }
 
 /** The database of a data directory, opened, and the lock that keeps it this process's. */
