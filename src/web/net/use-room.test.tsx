@@ -91,6 +91,40 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toBe(snap);
   });
 
+  // The history audit: the join link opened in the tab that showed the landing; a Back restored that
+  // landing from the back/forward cache, which knew of no room, under a player seated in one.
+  it('a page restored from the back/forward cache goes to the room another page of the tab entered', async () => {
+    const { client, factory, emit } = fakeClient({ ok: true, data: snap });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 't' });
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(client.resume).not.toHaveBeenCalled();
+    // Meanwhile the tab's other page joined room ABCDE; this page is shown again (Back).
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    const pageshow = (persisted: boolean) => Object.assign(new Event('pageshow'), { persisted });
+    await act(async () => {
+      window.dispatchEvent(pageshow(false));
+    });
+    expect(client.resume).not.toHaveBeenCalled();
+    await act(async () => {
+      window.dispatchEvent(pageshow(true));
+    });
+    expect(client.resume).toHaveBeenCalledWith('ABCDE');
+    expect(result.current.snapshot).toBe(snap);
+    expect(result.current.resuming).toBe(false);
+    // Shown again with the same room, or with none stored: nothing to do.
+    await act(async () => {
+      window.dispatchEvent(pageshow(true));
+      localStorage.removeItem('chipless.roomCode');
+      window.dispatchEvent(pageshow(true));
+    });
+    expect(client.resume).toHaveBeenCalledTimes(1);
+    expect(result.current.snapshot).toBe(snap);
+  });
+
   it('goes home with a notice when the remembered room cannot be resumed', async () => {
     localStorage.setItem('chipless.roomCode', 'ABCDE');
     const { factory, emit } = fakeClient({ ok: false, error: 'Room not found' });

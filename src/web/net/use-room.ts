@@ -309,8 +309,31 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     resumeRef.current = (code) => {
       if (onlineRef.current) resumeRemembered(code);
     };
+    // Back or Forward can bring this page back from the browser's back/forward cache as it was left,
+    // while another page of the same tab has joined or created a room since: the join link opened in
+    // the tab that showed the landing, and a reflex Back restored that landing, offering "Start a
+    // Game" and "Join with Code" to a player seated at the table (the history audit). The room this
+    // phone sits in is the one in storage; a page restored with another goes to it. Nothing stored:
+    // nothing to go to (storage may be refused), and a seat left from the other page is the server's
+    // to say on the next resume.
+    const onPageShow = (event: PageTransitionEvent) => {
+      const stored = storage.roomCode();
+      if (!event.persisted || stored === null || stored === codeRef.current) return;
+      clearTimeout(retry);
+      clearTimeout(gapTimerRef.current);
+      gapRef.current = null;
+      refetchingRef.current = false;
+      heldRef.current = null;
+      codeRef.current = stored;
+      setSnapshot(null);
+      setNotice(null);
+      setResuming(true);
+      if (onlineRef.current) resumeRemembered(stored);
+    };
+    window.addEventListener('pageshow', onPageShow);
     return () => {
       closed = true;
+      window.removeEventListener('pageshow', onPageShow);
       resumeRef.current = null;
       clearTimeout(retry);
       clearTimeout(gapTimerRef.current);
