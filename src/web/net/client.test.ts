@@ -129,6 +129,37 @@ describe('room client', () => {
     expect(await client.resume('ABCDE')).toEqual({ ok: false, error: 'x' });
   });
 
+  it('a page put in the back/forward cache closes its connection, and opens it again when it comes back (the history audit)', async () => {
+    const { io, url, connections } = await silentServer();
+    const open = () => io.of('/').sockets.size;
+    const page = new EventTarget();
+    const transition = (type: string, persisted: boolean) =>
+      page.dispatchEvent(Object.assign(new Event(type), { persisted }));
+    const seen: boolean[] = [];
+    const client = clientOf(io, { url, page }, (c) => seen.push(c));
+    await waitFor(() => open() === 1);
+    // A page unloaded for good is not kept: nothing to do (the browser closes it).
+    transition('pagehide', false);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(open()).toBe(1);
+    // Back to the chat: the page is kept, frozen. The server sees the player go at once.
+    transition('pagehide', true);
+    await waitFor(() => open() === 0);
+    expect(seen).toEqual([true, false]);
+    // Forward: the page comes back, connected again, and its requests are answered.
+    transition('pageshow', true);
+    await waitFor(() => open() === 1);
+    expect(seen).toEqual([true, false, true]);
+    expect(connections).toHaveLength(2);
+    expect(await client.resume('ABCDE')).toEqual({ ok: false, error: 'x' });
+    // Closed for good: a later pageshow opens nothing.
+    client.close();
+    transition('pagehide', true);
+    transition('pageshow', true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(open()).toBe(0);
+  });
+
   it('a request made while the first connection is still coming up waits for its answer, not the offline timeout', async () => {
     const { io, url, connections } = await silentServer();
     // The first connection takes 400 ms to come up (a bad link's round trips), past the offline wait.

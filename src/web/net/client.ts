@@ -74,6 +74,8 @@ export interface RoomClientOptions {
   ackTimeoutMs?: number;
   /** How long a request made while disconnected waits (default OFFLINE_TIMEOUT_MS). */
   offlineTimeoutMs?: number;
+  /** Where the page's `pagehide` and `pageshow` come from (default: the window, when there is one). */
+  page?: EventTarget;
 }
 
 /** The room client of this page: the server that served it. */
@@ -132,6 +134,22 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   socket.on('room', (snapshot) => events.room(snapshot));
   socket.on('gone', (msg) => events.gone(msg));
 
+  // A page put in the back/forward cache (a reflex Back to the chat the link came from) is frozen with
+  // its connection open: the table saw its player online, and the host's "Fold for" and the take-over
+  // waited, until the server's heartbeat gave up (~45 s; the history audit, session 38). The connection
+  // closes as the page is put away and opens again when it comes back (the app then resumes its room).
+  // Only a page kept (`persisted`): one unloaded closes its connection anyway.
+  const page = options.page ?? (typeof window === 'undefined' ? undefined : window);
+  let closed = false;
+  const onPageHide = (event: Event) => {
+    if ((event as PageTransitionEvent).persisted) socket.disconnect();
+  };
+  const onPageShow = (event: Event) => {
+    if ((event as PageTransitionEvent).persisted && !closed && !socket.connected) socket.connect();
+  };
+  page?.addEventListener('pagehide', onPageHide);
+  page?.addEventListener('pageshow', onPageShow);
+
   const withTimeout = <T>(send: (ack: (err: Error | null, res: Ack<T>) => void) => void) =>
     new Promise<Ack<T>>((resolve) => {
       send((err, res) => {
@@ -187,6 +205,9 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
         ),
       ),
     close: () => {
+      closed = true;
+      page?.removeEventListener('pagehide', onPageHide);
+      page?.removeEventListener('pageshow', onPageShow);
       socket.removeAllListeners();
       socket.disconnect();
     },
