@@ -252,10 +252,13 @@ export function actFor(
   // presence), or their turn waited ACT_FOR_AFTER_MS. The session-33 security audit: checked on the
   // phones only, a host folded a connected player the instant the turn reached them and took the pot.
   // Sitting out does not count: the host can sit anyone out (its review: sit out, then fold at once).
-  // A negative wait is the server's clock stepped back since the turn began, not a turn just begun
-  // (as claimHost's, host.ts): refused, the host would wait the step plus 30 s (clock audit).
-  const waited = d.now - tableActivity(d.base);
-  if (online?.includes(playerId) && waited >= 0 && waited < ACT_FOR_AFTER_MS) return actForTooSoon(p.name);
+  // A negative wait is refused too, unlike claimHost's (host.ts), where the host's presence still
+  // decides: here the wait is all that guards a connected player, and with several processes whose
+  // clocks differ by up to a second a turn stamped by one is "negative" on another for its first
+  // moments (session 38's review). A clock stepped back costs a host the step plus 30 s, and only for
+  // a player whose phone is connected.
+  if (online?.includes(playerId) && d.now - tableActivity(d.base) < ACT_FOR_AFTER_MS)
+    return actForTooSoon(p.name);
   const error = act(d, playerId, action === 'FOLD' ? 'FOLD' : 'CALL', undefined);
   if (error !== null) return error;
   const acted = d.events[d.events.length - 1];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOST_AWAY_MS } from './host';
+import { CLOCK_SKEW_MS, HOST_AWAY_MS } from './host';
 import { hostTakenBy, MSG } from './messages';
 import { tableActivity } from './room';
 import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
@@ -148,6 +148,21 @@ describe('claimHost: a player at the table takes over when the table has waited 
     expect(refuse(room, 'p1', { type: 'claimHost', online: ['p0', 'p1', 'p2'] }, back)).toBe(
       MSG.hostStillHere,
     );
+  });
+
+  it("a clock a moment behind the last move's stamp (another process's, up to a second off) is a table just active (session 38's review)", () => {
+    const room = stuck();
+    // 1 ms after the last move, judged by a clock 300 ms behind the one that stamped it.
+    expect(refuse(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity + 1 - 300)).toBe(
+      MSG.hostNotAway,
+    );
+    // At the tolerance's edge: still the table's moment; past it, a clock stepped back.
+    expect(
+      refuse(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity - CLOCK_SKEW_MS + 1),
+    ).toBe(MSG.hostNotAway);
+    expect(
+      run(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity - CLOCK_SKEW_MS).hostId,
+    ).toBe('p1');
   });
 
   it('a stored room whose host is missing from its players (never made by the engine) still gets its new host', () => {

@@ -26,6 +26,15 @@ import { tableActivity } from './room';
 /** How long the table must go without a command before a player may take over as host (3 minutes). */
 export const HOST_AWAY_MS = 180_000;
 
+/**
+ * How far behind a room's stamps the clock judging a command may be and still be taken for one that
+ * agrees with them: several server processes keep their clocks within a second of each other (NTP; the
+ * server's README), so a table active a moment ago on one process reads a few hundred ms "in the
+ * future" on another. Further behind than this, the clock was stepped back (NTP correcting a drift, a
+ * resumed VM): a wait that says nothing of how long the table has waited.
+ */
+export const CLOCK_SKEW_MS = 5_000;
+
 /** makeHost (above): the host (`actorId`) hands the host role to `playerId`, a player at the table. */
 export function makeHost(d: Draft, actorId: string, playerId: string): Outcome {
   if (actorId !== d.room.hostId) return MSG.onlyHostMakeHost;
@@ -56,11 +65,13 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   const me = playerById(d.players, actorId);
   if (me === undefined || !me.isApproved) return MSG.notInGame;
   if (actorId === d.room.hostId) return MSG.alreadyHost;
-  // A negative wait is the server's clock stepped back since the last command (NTP, a resumed VM):
-  // not a host just seen. Refused, the table would wait the step plus 3 minutes for a host whose
-  // phone is gone (the host's presence is checked below either way; clock audit, session 37).
+  // A wait further below zero than CLOCK_SKEW_MS is the server's clock stepped back since the last
+  // command (NTP, a resumed VM): not a host just seen. Refused, the table would wait the step plus 3
+  // minutes for a host whose phone is gone (the host's presence is checked below either way; clock
+  // audit, session 37). A little below zero is another process's clock a moment behind the one that
+  // stamped a move just made (session 38's review): the table is active.
   const idle = d.now - tableActivity(d.base);
-  if (idle >= 0 && idle < HOST_AWAY_MS) {
+  if (idle > -CLOCK_SKEW_MS && idle < HOST_AWAY_MS) {
     // Two phones offered the take-over tapped it at once: the second finds the table just active (the
     // first claim), and 'The host can be replaced only after…' would tell them the host was back.
     const claim = claimSinceTable(d);
