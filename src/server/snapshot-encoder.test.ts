@@ -2,6 +2,7 @@
 import { Encoder, PacketType } from 'socket.io-parser';
 import { describe, expect, it } from 'vitest';
 import { logDelta } from '../shared/log-delta';
+import type { RoomSnapshot } from '../shared/protocol';
 import { roomJsonParts } from './room-json';
 import {
   EncodedSnapshot,
@@ -9,6 +10,7 @@ import {
   keptSnapshotEventParts,
   snapshotEventJson,
   snapshotParser,
+  withIdle,
 } from './snapshot-encoder';
 import { sampleRoom } from './test-helpers';
 
@@ -90,6 +92,20 @@ describe('snapshot encoder', () => {
       encode(standard, { ...other, data: [{ ok: true, data: snapshot, extra: 1 }] }),
     );
     expect(JSON.stringify(encoded)).toBe(JSON.stringify(snapshot));
+  });
+
+  it("withIdle: an acknowledgement's idle, the same text from the object and from an EncodedSnapshot, never negative", () => {
+    const snapshot: RoomSnapshot = { version: 9, room: sampleRoom(), presence: { host: true, p1: false } };
+    const encoded = new EncodedSnapshot(9, JSON.stringify(snapshot));
+    const ack = (data: unknown) => ({ type: PacketType.ACK, nsp: '/', id: 12, data: [{ ok: true, data }] });
+    const expected = encode(standard, ack({ ...snapshot, idle: 25_000 }));
+    expect(encode(ours, ack(withIdle(snapshot, 25_000)))).toEqual(expected);
+    expect(encode(ours, ack(withIdle(encoded, 25_000)))).toEqual(expected);
+    expect(withIdle(encoded, 25_000).version).toBe(9);
+    // A clock stepped back: 0. Not a number (never made, guarded): 0, not the invalid JSON "NaN".
+    expect(withIdle(snapshot, -60_000).idle).toBe(0);
+    expect(JSON.parse(withIdle(encoded, Number.NaN).json).idle).toBe(0);
+    expect(snapshot).not.toHaveProperty('idle');
   });
 
   it('leaves every other packet to the standard encoder', () => {

@@ -162,6 +162,23 @@ describe('mergeSnapshot', () => {
     expect(logCovers(late.room.log, to, to)).toBe(true);
   });
 
+  it("an acknowledgement's idle stays with its state: on a first load, and on a resume over a held log it outran; a later change drops it", () => {
+    const last = rooms.length - 1;
+    expect(rooms[last - 3]!.log).toHaveLength(LOG_LIMIT);
+    const acked = (i: number, idle: number): RoomSnapshot => ({ ...snap(i), idle });
+    // A reload: nothing held.
+    expect(mergeSnapshot(null, acked(last - 3, 25_000)).snapshot).toEqual(acked(last - 3, 25_000));
+    // A phone that slept through three changes: the held log has events older than the
+    // acknowledgement's window, so the merge builds a new snapshot; the server's count comes with it.
+    const held = mergeSnapshot(null, snap(last - 3)).snapshot;
+    const resumed = mergeSnapshot(held, acked(last, 25_000)).snapshot;
+    expect(resumed).toEqual(acked(last, 25_000));
+    // The next change (a broadcast) or a presence change at the same version: its moment is new.
+    const next = { ...snap(last, { ana: false }), logFrom: rooms[last]!.nextEventSeq };
+    expect(mergeSnapshot(resumed, next).snapshot.idle).toBeUndefined();
+    expect(mergeSnapshot(resumed, broadcast(last)).snapshot).toBe(resumed);
+  });
+
   it('starts over for another room, and flags a broadcast held without a full snapshot', () => {
     const other = { ...snap(3), room: { ...rooms[3]!, roomCode: 'OTHER' } };
     expect(mergeSnapshot(other, snap(10))).toEqual({ snapshot: snap(10), missing: false });

@@ -74,7 +74,10 @@ function samePresence(a: RoomSnapshot, b: RoomSnapshot): boolean {
 function whole(snapshot: RoomSnapshot, log: LoggedEvent[]): RoomSnapshot {
   if (snapshot.room.log === log && snapshot.logFrom === undefined) return snapshot;
   const room = snapshot.room.log === log ? snapshot.room : { ...snapshot.room, log };
-  return { version: snapshot.version, room, presence: snapshot.presence };
+  // An acknowledgement's idle describes its own state, which won: kept (a resume after a phone woke,
+  // its held log older than the acknowledgement's window; session 38's review). A broadcast has none.
+  const { version, presence, idle } = snapshot;
+  return idle === undefined ? { version, room, presence } : { version, room, presence, idle };
 }
 
 /**

@@ -222,6 +222,7 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   // closes what was opened and lets go of the directory, as openDatabase does: a caller that goes on
   // (a test, a retry) must not find the data dir locked by a store that never was.
   let journal: JournalAppender | undefined;
+  let parts: Parameters<typeof sqliteStoreOver>[0];
   try {
     const statements = prepareStatements(db);
     const opened = new JournalAppender(
@@ -232,6 +233,7 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     );
     journal = opened;
     const heads = new KnownHeads(statements);
+    // The writer thread last: once it runs, nothing here can fail.
     const writer = new WriterThread(
       {
         dbFile: file,
@@ -245,13 +247,14 @@ function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       (appliedLsn) => heads.forgetAppliedDeletes(appliedLsn),
       onError,
     );
-    return sqliteStoreOver({ dataDir, lock, db, statements, journal: opened, heads, writer });
+    parts = { dataDir, lock, db, statements, journal: opened, heads, writer };
   } catch (err) {
     journal?.close();
     db.close();
     lock.release();
     throw err;
   }
+  return sqliteStoreOver(parts);
 }
 
 /** The database of a data directory, opened, and the lock that keeps it this process's. */
