@@ -107,6 +107,42 @@ describe('BrowserRouter: the address bar and history', () => {
     expect(where()).toBe('/about?x=1');
   });
 
+  it('a `back` link to the page the app came from goes back to that entry, not to a new one (the history audit)', async () => {
+    render(
+      <BrowserRouter>
+        <Where />
+        <Link to="/" back>
+          Home
+        </Link>
+      </BrowserRouter>,
+    );
+    const start = window.history.length;
+    const press = (name: string) =>
+      act(() => {
+        fireEvent.click(screen.getByRole('link', { name }));
+      });
+    press('FAQ');
+    expect(where()).toBe('/faq');
+    expect(window.history.length).toBe(start + 1);
+    const popped = new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    press('Home');
+    await act(async () => {
+      await popped;
+    });
+    expect(where()).toBe('/');
+    expect(window.location.pathname).toBe('/');
+    // Back, not a third entry: Forward still leads to the FAQ.
+    expect(window.history.length).toBe(start + 1);
+    // A FAQ opened from elsewhere (no entry of the app's behind it): Home is a new entry, made from it.
+    act(() => {
+      window.history.replaceState(null, '', '/faq');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    press('Home');
+    expect(where()).toBe('/');
+    expect(window.history.state).toEqual({ chiplessFrom: '/faq' });
+  });
+
   it('an unknown path is replaced by home, without a history entry to come back to', () => {
     window.history.replaceState(null, '', '/nowhere');
     const before = window.history.length;

@@ -30,6 +30,16 @@ export interface AppLocation {
 interface RouterValue {
   location: AppLocation;
   navigate: (to: string, options?: { replace?: boolean }) => void;
+  /**
+   * Goes back one history entry when that entry is `to` itself, the app having navigated from there to
+   * here; true when it did, false when `to` is not known to be the entry before (then navigate).
+   */
+  backTo: (to: string) => boolean;
+}
+
+/** What the app's own history entries hold (`history.state`): where it navigated from to make them. */
+interface EntryState {
+  chiplessFrom: string;
 }
 
 const RouterContext = createContext<RouterValue | null>(null);
@@ -67,17 +77,26 @@ export function BrowserRouter({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
   const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
-    const { hash, ...next } = resolve(to, browserLocation());
+    const from = browserLocation();
+    const { hash, ...next } = resolve(to, from);
     const url = `${next.pathname}${next.search}${hash}`;
-    if (options?.replace) window.history.replaceState(null, '', url);
+    if (options?.replace) window.history.replaceState(window.history.state, '', url);
     else {
-      window.history.pushState(null, '', url);
+      const state: EntryState = { chiplessFrom: `${routePath(from.pathname)}${from.search}` };
+      window.history.pushState(state, '', url);
       // A new page opens at its top, as a page the browser loaded would.
       window.scrollTo(0, 0);
     }
     setLocation(next);
   }, []);
-  const value = useMemo(() => ({ location, navigate }), [location, navigate]);
+  const backTo = useCallback((to: string) => {
+    const state = window.history.state as Partial<EntryState> | null;
+    const target = resolve(to, browserLocation());
+    if (state?.chiplessFrom !== `${routePath(target.pathname)}${target.search}`) return false;
+    window.history.back();
+    return true;
+  }, []);
+  const value = useMemo(() => ({ location, navigate, backTo }), [location, navigate, backTo]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
@@ -91,7 +110,7 @@ export function MemoryRouter({
 }) {
   const [location, setLocation] = useState(() => at(initialEntry, { pathname: '/', search: '' }));
   const navigate = useCallback((to: string) => setLocation((from) => at(to, from)), []);
-  const value = useMemo(() => ({ location, navigate }), [location, navigate]);
+  const value = useMemo(() => ({ location, navigate, backTo: () => false }), [location, navigate]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
@@ -134,19 +153,27 @@ export function useSearchParams(): [
   return [params, setParams];
 }
 
-/** A link within the app: a plain click navigates in the page; anything else is the browser's. */
+/**
+ * A link within the app: a plain click navigates in the page; anything else is the browser's.
+ * `back`: when the app came to this page from `to`, the click goes back to that entry instead of
+ * adding another (the static pages' Back: a host who read the FAQ before starting a game had `/`,
+ * `/faq`, `/` behind the table, and the phone's own Back at the table opened the FAQ; the history
+ * audit of session 38).
+ */
 export function Link({
   to,
+  back = false,
   onClick,
   children,
   ...rest
-}: { to: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
-  const { navigate } = useRouter();
+}: { to: string; back?: boolean } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  const { navigate, backTo } = useRouter();
   const click = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (event.defaultPrevented || event.button !== 0 || rest.target) return;
     if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
+    if (back && backTo(to)) return;
     navigate(to);
   };
   return (
