@@ -352,3 +352,44 @@ describe("an action sent with what the player's screen showed (Facing)", () => {
     expect([player(called, 'p1').stack, player(called, 'p1').isAllIn]).toEqual([0, true]);
   });
 });
+
+describe('betting rules a mutant survived (mutation testing)', () => {
+  it('no bet open after the only bettor left: the minimum raise is the big blind again, not the bet’s raise', () => {
+    // Flop, four players: p1 bets $5.00 (a raise of $5.00), then leaves before anyone answers.
+    const flop = play(
+      started([10_000, 10_000, 10_000, 10_000]),
+      ['p3', 'CALL'],
+      ['p0', 'CALL'],
+      ['p1', 'CALL'],
+      ['p2', 'CALL'],
+      'advance',
+      ['p1', 'RAISE', 500],
+    );
+    expect(flop.gameState.lastRaiseAmount).toBe(500);
+    const room = run(flop, 'p1', { type: 'leave' });
+    expect(room.gameState.currentTurnPlayerId).toBe('p2');
+    expect(raiseLimits(room, 'p2')).toMatchObject({ min: 200, minRaise: 200, highestBet: 0 });
+  });
+
+  it('an all-in raising by one cent makes the minimum raise one cent (lastRaiseAmount above 0)', () => {
+    const room = play(started([201, 10_000, 10_000]), ['p0', 'ALL_IN']);
+    expect(room.gameState.lastRaiseAmount).toBe(1);
+    expect(raiseLimits(room, 'p1')).toMatchObject({ min: 202, minRaise: 1, highestBet: 201 });
+  });
+
+  it('a call of one cent moves the cent (blinds $0.01/$0.02)', () => {
+    const room = play(started([10_000, 10_000, 10_000], [1, 2]), ['p0', 'CALL'], ['p1', 'CALL']);
+    expect(player(room, 'p1')).toMatchObject({ stack: 9_998, currentRoundBet: 2, totalPotContribution: 2 });
+    expect(potsOf(room)).toEqual([['main', 6, ['p0', 'p1', 'p2']]]);
+  });
+
+  it('FOLD marks the player folded and acted (SPEC section 4)', () => {
+    const room = play(even3(), ['p0', 'FOLD']);
+    expect(player(room, 'p0')).toMatchObject({ hasFolded: true, hasActedThisRound: true });
+  });
+
+  it('acting once the game has ended is refused as ended', () => {
+    const ended = run(even3(), 'p0', { type: 'endGame' });
+    expect(refuse(ended, 'p1', { type: 'act', action: 'CALL' })).toBe('This game has already ended.');
+  });
+});
