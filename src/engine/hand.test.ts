@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { raiseLimits } from './betting';
 import {
   checkedDownThreeWay,
   lobby,
@@ -514,5 +515,128 @@ describe('newHand', () => {
     room = run(play(room, ['p1', 'FOLD'], ['p2', 'FOLD']), 'p0', { type: 'newHand' });
     expect(room.gameState.blinds).toEqual({ smallBlind: 500, bigBlind: 1_000 });
     expect(potsOf(room)).toEqual([['main', 1_500, ['p0', 'p1', 'p2']]]);
+  });
+});
+
+describe('hand rules a mutant survived (mutation testing)', () => {
+  it('the stage advance clears every round bet (an all-in big blind’s too), the advance flags and the last raise', () => {
+    // p2 is all-in from posting the big blind and never acts; p0 raises to $6.00, p1 calls.
+    const room = play(started([10_000, 10_000, 200]), ['p0', 'RAISE', 600], ['p1', 'CALL']);
+    expect(room.gameState).toMatchObject({ canAdvanceStage: true, nextStage: 'FLOP', nextStageName: 'Flop' });
+    expect(room.gameState.lastRaiseAmount).toBe(400);
+    const flop = play(room, 'advance');
+    expect(player(flop, 'p2')).toMatchObject({ currentRoundBet: 0, isAllIn: true, hasActedThisRound: false });
+    expect(flop.gameState).toMatchObject({
+      stage: 'FLOP',
+      canAdvanceStage: false,
+      nextStage: null,
+      nextStageName: null,
+      lastRaiseAmount: 0,
+      currentTurnPlayerId: 'p1',
+    });
+  });
+
+  it('a new hand starts with no last raise and no showdown reason from the hand before', () => {
+    const raised = play(
+      started([10_000, 10_000, 10_000]),
+      ['p0', 'RAISE', 600],
+      ['p1', 'FOLD'],
+      ['p2', 'FOLD'],
+    );
+    expect(raised.gameState.lastRaiseAmount).toBe(400);
+    const next = run(raised, 'p0', { type: 'newHand' });
+    expect(next.gameState.lastRaiseAmount).toBe(0);
+    expect(raiseLimits(next, 'p1')).toMatchObject({ min: 400, minRaise: 200, highestBet: 200 });
+
+    const allIn = play(started([10_000, 5_000]), ['p0', 'ALL_IN'], ['p1', 'CALL']);
+    expect(allIn.gameState.autoAdvancedReason).toBe('ALL_REMAINING_ALL_IN');
+    const paid = run(allIn, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    expect(run(paid, 'p0', { type: 'newHand' }).gameState.autoAdvancedReason).toBeNull();
+  });
+
+  it('a pot only one player can win goes to them though the host named only the short all-in', () => {
+    // p2 (big blind) all-in for $3.00; p3 and p1 in for $6.00; on the flop p1 bets $10.00 and p3 folds:
+    // main $9.00 (p1, p2), side-1 $6.00 (p1 alone; p3's folded chips), p1's $10.00 back.
+    const room = play(
+      started([10_000, 10_000, 300, 10_000]),
+      ['p3', 'RAISE', 600],
+      ['p0', 'FOLD'],
+      ['p1', 'CALL'],
+      ['p2', 'ALL_IN'],
+      'advance',
+      ['p1', 'RAISE', 1_000],
+      ['p3', 'FOLD'],
+    );
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    expect(potsOf(room)).toEqual([
+      ['main', 900, ['p1', 'p2']],
+      ['side-1', 600, ['p1']],
+    ]);
+    const { room: out, events } = runWithEvents(room, 'p0', { type: 'declareWinners', winnerIds: ['p2'] });
+    expect(events.filter((e) => e.type === 'potAwarded').map((e) => [e.potId, e.winners])).toEqual([
+      ['main', [{ playerId: 'p2', name: 'P2', amount: 900 }]],
+      ['side-1', [{ playerId: 'p1', name: 'P1', amount: 600 }]],
+    ]);
+    expect(stacks(out!)).toMatchObject({ p1: 10_000, p2: 900 });
+  });
+
+  it('after the award: no message, one empty main pot, and a second award is refused', () => {
+    const room = run(checkedDownThreeWay(started([10_000, 10_000, 10_000])), 'p0', {
+      type: 'declareWinners',
+      winnerIds: ['p1'],
+    });
+    expect(room.gameState.message).toBeNull();
+    expect(room.gameState.pots).toEqual([{ id: 'main', amount: 0, eligiblePlayers: [], isMainPot: true }]);
+    expect(refuse(room, 'p0', { type: 'declareWinners', winnerIds: ['p1'] })).toBe(
+      'There is no pot to award',
+    );
+  });
+
+  it('winner ids that are not a list are an unknown command', () => {
+    const room = checkedDownThreeWay(started([10_000, 10_000, 10_000]));
+    expect(refuse(room, 'p0', { type: 'declareWinners', winnerIds: 'p1' as unknown as string[] })).toBe(
+      'Unknown command',
+    );
+  });
+
+  it('a folded player leaving after a fold win: nothing is won again', () => {
+    const won = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    const { room, events } = runWithEvents(won, 'p1', { type: 'leave' });
+    expect(events.map((e) => e.type)).toEqual(['playerLeft']);
+    expect(room!.gameState.message).toBe(won.gameState.message);
+    expect(room!.gameState.pots).toEqual(won.gameState.pots);
+  });
+
+  it('a player leaving while the host is to deal the next stage leaves the pot’s contenders', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    expect(room.gameState.canAdvanceStage).toBe(true);
+    expect(potsOf(run(room, 'p1', { type: 'leave' }))).toEqual([['main', 600, ['p0', 'p2']]]);
+  });
+
+  it('the last contender of an all-in showdown wins it as the others leave: the all-in reason goes', () => {
+    const showdown = play(
+      started([10_000, 10_000, 10_000]),
+      ['p0', 'ALL_IN'],
+      ['p1', 'CALL'],
+      ['p2', 'CALL'],
+    );
+    expect(showdown.gameState.autoAdvancedReason).toBe('ALL_REMAINING_ALL_IN');
+    const room = run(run(showdown, 'p1', { type: 'leave' }), 'p2', { type: 'leave' });
+    expect(room.gameState.autoAdvancedReason).toBeNull();
+    expect(player(room, 'p0').finalChips).toBe(30_000);
+  });
+
+  it('a fold win clears a one-cent contribution too: ending the game then returns nothing more', () => {
+    const won = play(started([10_000, 10_000, 10_000], [1, 2]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    expect(player(won, 'p1')).toMatchObject({ stack: 9_999, totalPotContribution: 0 });
+    expect(player(run(won, 'p0', { type: 'endGame' }), 'p1').finalChips).toBe(9_999);
+  });
+
+  it('two players with chips, one sitting out: New Hand says who is missing', () => {
+    const won = play(started([10_000, 10_000]), ['p0', 'FOLD']);
+    const away = run(won, 'p1', { type: 'sitOut', away: true });
+    expect(refuse(away, 'p0', { type: 'newHand' })).toBe(
+      'Need at least 2 players with chips who are not sitting out',
+    );
   });
 });
