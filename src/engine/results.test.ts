@@ -125,3 +125,91 @@ describe('endGame', () => {
     );
   });
 });
+
+describe('end of game rules a mutant survived (mutation testing)', () => {
+  it('a one-cent small blind goes back when the game ends mid-hand; no bet or contribution is left', () => {
+    const ended = run(started([10_000, 10_000, 10_000], [1, 2]), 'p0', { type: 'endGame' });
+    expect(results(ended)).toEqual({
+      p0: [10_000, 0, false, false],
+      p1: [10_000, 0, false, false],
+      p2: [10_000, 0, false, false],
+    });
+    for (const p of Object.values(ended.players)) {
+      expect([p.currentRoundBet, p.totalPotContribution]).toEqual([0, 0]);
+    }
+  });
+
+  it('ended while the host was to deal the next stage: nothing is left to advance, no departed chips', () => {
+    const room = play(
+      started([10_000, 10_000, 10_000, 10_000]),
+      ['p3', 'CALL'],
+      ['p0', 'CALL'],
+      ['p1', 'CALL'],
+    );
+    const left = run(room, 'p3', { type: 'leave' }); // $2.00 in: dead money
+    expect(left.gameState.departedContributions).toEqual({ p3: 200 });
+    const waiting = play(left, ['p2', 'CALL']);
+    expect(waiting.gameState.canAdvanceStage).toBe(true);
+    const ended = run(waiting, 'p0', { type: 'endGame' });
+    expect(ended.gameState).toMatchObject({
+      canAdvanceStage: false,
+      nextStage: null,
+      nextStageName: null,
+      pots: [],
+    });
+    expect(ended.gameState.departedContributions).toEqual({});
+  });
+
+  it('players who left up and down: only the best net result is a winner, in the ledger as at the table', () => {
+    // p3 takes the blinds ($3.00) and leaves up $3.00; p1 leaves down its small blind.
+    const won = play(
+      started([10_000, 10_000, 10_000, 10_000]),
+      ['p3', 'RAISE', 1_000],
+      ['p0', 'FOLD'],
+      ['p1', 'FOLD'],
+      ['p2', 'FOLD'],
+    );
+    const left = run(run(won, 'p3', { type: 'leave' }), 'p1', { type: 'leave' });
+    const ended = run(left, 'p0', { type: 'endGame' });
+    expect(ended.ledger.map((e) => [e.id, e.netResult, e.isWinner])).toEqual([
+      ['p3', 300, true],
+      ['p1', -100, false],
+    ]);
+  });
+
+  it('a player who left and came back is merged; one who left for good keeps their ledger entry', () => {
+    const won = play(
+      started([10_000, 10_000, 10_000, 10_000]),
+      ['p3', 'FOLD'],
+      ['p0', 'FOLD'],
+      ['p1', 'FOLD'],
+    );
+    let room = run(run(won, 'p1', { type: 'leave' }), 'p3', { type: 'leave' });
+    room = run(room, 'p1', { type: 'join', name: 'P1', startingChips: 5_000 });
+    room = run(room, 'p0', { type: 'approve', playerId: 'p1' });
+    const ended = run(room, 'p0', { type: 'endGame' });
+    expect(ended.ledger.map((e) => [e.id, e.finalChips, e.netResult])).toEqual([['p3', 10_000, 0]]);
+    expect(results(ended).p1).toEqual([14_900, -100, false, true]);
+  });
+
+  it('chips of a player who left in this hand go back to their entry; nothing is said of earlier leavers', () => {
+    const won = play(
+      started([10_000, 10_000, 10_000, 10_000]),
+      ['p3', 'FOLD'],
+      ['p0', 'FOLD'],
+      ['p1', 'FOLD'],
+    );
+    const earlier = run(won, 'p3', { type: 'leave' }); // between hands: nothing in the pot
+    const hand2 = run(earlier, 'p0', { type: 'newHand' }); // p1 dealer, p2 small blind, p0 big blind
+    const left = run(hand2, 'p2', { type: 'leave' }); // $1.00 in: dead money
+    const { room, events } = runWithEvents(left, 'p0', { type: 'endGame' });
+    expect(events.filter((e) => e.type === 'betReturned')).toEqual([
+      { type: 'betReturned', playerId: 'p0', name: 'P0', amount: 200 },
+      { type: 'betReturned', playerId: 'p2', name: 'P2', amount: 100 },
+    ]);
+    expect(room!.ledger.map((e) => [e.id, e.finalChips])).toEqual([
+      ['p3', 10_000],
+      ['p2', 10_100],
+    ]);
+  });
+});

@@ -32,3 +32,20 @@ describe('settle', () => {
     expect(settle([])).toEqual([]);
   });
 });
+
+describe('settle: boundaries a mutant survived (mutation testing)', () => {
+  it('a one-cent result is settled', () => {
+    expect(settle([row('a', 1), row('b', -1)])).toEqual([
+      { from: 'B', to: 'A', amount: 1, fromPlayerId: 'b', toPlayerId: 'a' },
+    ]);
+  });
+
+  it('results that do not sum to 0 leave the remainder unsettled rather than invent it', () => {
+    expect(settle([row('a', 300), row('b', -100)])).toEqual([
+      { from: 'B', to: 'A', amount: 100, fromPlayerId: 'b', toPlayerId: 'a' },
+    ]);
+    expect(settle([row('a', 100), row('b', -300)])).toEqual([
+      { from: 'B', to: 'A', amount: 100, fromPlayerId: 'b', toPlayerId: 'a' },
+    ]);
+  });
+});
