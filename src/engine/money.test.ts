@@ -133,3 +133,24 @@ describe('formatCents', () => {
     expect(formatCents(cents)).toBe(text);
   });
 });
+
+describe('dollarsToCents: inputs a mutant survived (mutation testing)', () => {
+  it.each([
+    [Number.NEGATIVE_INFINITY, 'Invalid dollar amount: -Infinity'],
+    ['.', 'Invalid dollar amount: .'],
+    ['-', 'Invalid dollar amount: -'],
+    ['1e999999999', 'Invalid dollar amount: 1e999999999'],
+    [-5, 'Dollar amount cannot be negative'],
+    [-0.5, 'Dollar amount cannot be negative'],
+  ])('%s is refused: %s', (value, message) => {
+    expect(() => dollarsToCents(value)).toThrow(new Error(message));
+  });
+
+  it.each([
+    ['0.00055', 0],
+    ['0.0049', 0],
+    ['0.005', 1],
+  ])('%s is %i cents (below a tenth of a cent is 0)', (value, cents) => {
+    expect(dollarsToCents(value)).toBe(cents);
+  });
+});

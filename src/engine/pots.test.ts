@@ -114,3 +114,11 @@ describe('splitPot', () => {
     expect(splitPot(100, [])).toEqual([]);
   });
 });
+
+describe('buildPots: a boundary a mutant survived (mutation testing)', () => {
+  it('one cent of dead money and no live chips: a main pot of one cent every live player contests', () => {
+    expect(buildPots([c('x', 1, false), c('a', 0), c('b', 0)])).toEqual([
+      { id: 'main', amount: 1, eligiblePlayers: ['a', 'b'], isMainPot: true },
+    ]);
+  });
+});
