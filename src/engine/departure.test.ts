@@ -550,3 +550,26 @@ describe("leftDuringGame: who may see the results without a seat (the server's r
     ]);
   });
 });
+
+describe('departure rules a mutant survived (mutation testing)', () => {
+  it('a folded player has no stake to be told about when leaving', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'FOLD']);
+    expect(player(room, 'p1').totalPotContribution).toBe(100);
+    expect(stakeOnLeaving(room, 'p1')).toBeNull();
+  });
+
+  it('a one-cent small blind is a stake: it stays in the pot', () => {
+    expect(stakeOnLeaving(started([10_000, 10_000, 10_000], [1, 2]), 'p1')).toEqual({ bet: 1, stays: 1 });
+  });
+
+  it('the big blind leaving before anyone acted takes back the one cent nobody matched (blinds $0.01/$0.02)', () => {
+    const room = started([10_000, 10_000, 10_000], [1, 2]);
+    const { room: out, events } = runWithEvents(room, 'p2', { type: 'leave' });
+    expect(events.filter((e) => e.type === 'betReturned')).toEqual([
+      { type: 'betReturned', playerId: 'p2', name: 'P2', amount: 1 },
+    ]);
+    expect(out!.ledger.map((e) => [e.id, e.finalChips])).toEqual([['p2', 9_999]]);
+    expect(out!.gameState.departedContributions).toEqual({ p2: 1 });
+    expect(potsOf(out!)).toEqual([['main', 2, ['p0', 'p1']]]);
+  });
+});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CLOCK_SKEW_MS, HOST_AWAY_MS } from './host';
-import { hostTakenBy, MSG } from './messages';
+import { ACT_FOR_AFTER_MS, CLOCK_SKEW_MS, HOST_AWAY_MS } from './host';
+import { actForTooSoon, hostTakenBy, MSG } from './messages';
 import { tableActivity } from './room';
-import { lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
+import { lobby, play, player, refuse, run, runWithEvents, started } from './test-helpers';
 import type { Command, Room } from './types';
 
 const makeHost = (playerId: string): Command => ({ type: 'makeHost', playerId });
@@ -194,5 +194,27 @@ describe('claimHost: a player at the table takes over when the table has waited 
     const { tableActivity: _none, ...stored } = room;
     expect(refuse(stored, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS - 1)).toBe(MSG.hostNotAway);
     expect(run(stored, 'p1', { type: 'claimHost' }, t0 + HOST_AWAY_MS).hostId).toBe('p1');
+  });
+});
+
+describe('host timing constants, pinned (mutation testing)', () => {
+  // The existing tests count from HOST_AWAY_MS and ACT_FOR_AFTER_MS, so they hold for any value.
+  it('a take-over waits exactly 3 minutes: refused at 179 999 ms and at 0 ms, allowed at 180 000 ms', () => {
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'CALL'], ['p1', 'CALL'], ['p2', 'CALL']);
+    const at = tableActivity(room);
+    expect(HOST_AWAY_MS).toBe(180_000);
+    expect(refuse(room, 'p1', { type: 'claimHost' }, at)).toBe(MSG.hostNotAway);
+    expect(refuse(room, 'p1', { type: 'claimHost' }, at + 179_999)).toBe(MSG.hostNotAway);
+    expect(run(room, 'p1', { type: 'claimHost' }, at + 180_000).hostId).toBe('p1');
+  });
+
+  it('the host may act for a connected player after exactly 30 seconds', () => {
+    const room = started([10_000, 10_000, 10_000]); // p0 to act, facing the big blind
+    const at = tableActivity(room);
+    const foldFor = { type: 'actFor', playerId: 'p0', action: 'FOLD', online: ['p0', 'p1', 'p2'] } as const;
+    expect(ACT_FOR_AFTER_MS).toBe(30_000);
+    const room1 = run(room, 'p0', { type: 'makeHost', playerId: 'p1' }, at);
+    expect(refuse(room1, 'p1', foldFor, at + 29_999)).toBe(actForTooSoon('P0'));
+    expect(player(run(room1, 'p1', foldFor, at + 30_000), 'p0').hasFolded).toBe(true);
   });
 });
