@@ -640,3 +640,133 @@ describe('hand rules a mutant survived (mutation testing)', () => {
     );
   });
 });
+
+describe('hand rules a mutant survived, second pass (mutation testing)', () => {
+  it('split pot: the odd cent goes to the winner just after the dealer before one seated before the dealer (wrap-around)', () => {
+    // SPEC §4: leftover chips go one each to the winners in order of position from the dealer,
+    // nearest first. Hand 1 (dealer p0): p0 and p1 fold, p2 takes the blinds.
+    let room = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    expect(stacks(room)).toEqual({ p0: 10_000, p1: 9_900, p2: 10_100 });
+    // Hand 2: dealer p1, p2 small blind, p0 big blind. p1 raises to $4.01, both call; p1 folds on the
+    // flop and p2 and p0 check it down: 3 x 401 = 1,203 cents for p0 and p2.
+    room = run(room, 'p0', { type: 'newHand' });
+    expect(room.gameState.dealerId).toBe('p1');
+    room = play(room, ['p1', 'RAISE', 401], ['p2', 'CALL'], ['p0', 'CALL']);
+    room = play(room, 'advance', ['p2', 'CALL'], ['p0', 'CALL'], ['p1', 'FOLD']);
+    for (let street = 0; street < 2; street++) room = play(room, 'advance', ['p2', 'CALL'], ['p0', 'CALL']);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    expect(potsOf(room)).toEqual([['main', 1_203, ['p0', 'p2']]]);
+    const { room: after, events } = runWithEvents(room, 'p0', {
+      type: 'declareWinners',
+      winnerIds: ['p0', 'p2'],
+    });
+    // Clockwise from the dealer p1: p2 (nearest), then p0 (round the table): p2 gets the odd cent.
+    expect(events.filter((e) => e.type === 'potAwarded').map((e) => e.winners)).toEqual([
+      [
+        { playerId: 'p2', name: 'P2', amount: 602 },
+        { playerId: 'p0', name: 'P0', amount: 601 },
+      ],
+    ]);
+    expect(after!.gameState.winnerIds).toEqual(['p2', 'p0']);
+    expect(stacks(after!)).toEqual({ p0: 10_200, p1: 9_499, p2: 10_301 });
+  });
+
+  it('a one-cent uncalled bet comes back: the player has 1 cent behind and is no longer all-in', () => {
+    // Heads-up: p0 shoves $10.01, p1 calls all-in for $10.00. The cent nobody could call goes back.
+    const room = play(started([1_001, 1_000]), ['p0', 'ALL_IN'], ['p1', 'CALL']);
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    expect(player(room, 'p0')).toMatchObject({
+      stack: 1,
+      totalPotContribution: 1_000,
+      currentRoundBet: 1_000,
+      isAllIn: false,
+    });
+    expect(player(room, 'p1')).toMatchObject({ stack: 0, isAllIn: true });
+    expect(potsOf(room)).toEqual([['main', 2_000, ['p0', 'p1']]]);
+  });
+
+  it('a bet nobody could call comes back whole: the round bet shown is 0, not what was returned', () => {
+    // p2 is all-in for $5.00 pre-flop (p0 and p1 call). On the flop p1 bets $10.00 and p0 folds: only
+    // p2 (all-in) is left against p1, so the $10.00 goes back to p1 and the hand is at the showdown.
+    const room = play(
+      started([10_000, 10_000, 500]),
+      ['p0', 'CALL'],
+      ['p1', 'CALL'],
+      ['p2', 'ALL_IN'],
+      ['p0', 'CALL'],
+      ['p1', 'CALL'],
+      'advance',
+      ['p1', 'RAISE', 1_000],
+      ['p0', 'FOLD'],
+    );
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    expect(player(room, 'p1')).toMatchObject({ stack: 9_500, totalPotContribution: 500, currentRoundBet: 0 });
+    expect(potsOf(room)).toEqual([['main', 1_500, ['p1', 'p2']]]);
+  });
+
+  it('New Hand with one funded player and another on 1 cent sitting out: the 1 cent counts as chips', () => {
+    // Heads-up: p1 calls p0's raise to $10.00 with all but 1 cent, then folds on the flop.
+    let room = play(started([10_000, 1_001]), ['p0', 'RAISE', 1_000], ['p1', 'CALL'], 'advance', [
+      'p1',
+      'FOLD',
+    ]);
+    expect(stacks(room)).toEqual({ p0: 11_000, p1: 1 });
+    room = run(room, 'p1', { type: 'sitOut', away: true });
+    // Two players have chips; one is sitting out: the message says so (not "with chips").
+    expect(refuse(room, 'p0', { type: 'newHand' })).toBe(
+      'Need at least 2 players with chips who are not sitting out',
+    );
+  });
+
+  it('a small blind all-in for 1 cent: the stage advance clears its 1-cent round bet', () => {
+    // Hand 1: p2 (big blind) calls p0's raise to $10.00 with all but 1 cent, then folds on the flop.
+    let room = play(
+      started([10_000, 10_000, 1_001]),
+      ['p0', 'RAISE', 1_000],
+      ['p1', 'FOLD'],
+      ['p2', 'CALL'],
+      'advance',
+      ['p2', 'FOLD'],
+    );
+    expect(stacks(room)).toEqual({ p0: 11_100, p1: 9_900, p2: 1 });
+    // Hand 2: dealer p1, p2 posts the small blind capped at its 1 cent (all-in, never acts), p0 the
+    // big blind. p1 calls, p0 checks: the round is over.
+    room = play(run(room, 'p0', { type: 'newHand' }), ['p1', 'CALL'], ['p0', 'CALL']);
+    expect(player(room, 'p2')).toMatchObject({
+      role: 'SMALL_BLIND',
+      stack: 0,
+      currentRoundBet: 1,
+      isAllIn: true,
+      hasActedThisRound: false,
+    });
+    const flop = play(room, 'advance');
+    expect(flop.gameState.stage).toBe('FLOP');
+    expect(player(flop, 'p2')).toMatchObject({ currentRoundBet: 0, totalPotContribution: 1, isAllIn: true });
+    expect(potsOf(flop)).toEqual([
+      ['main', 3, ['p0', 'p1', 'p2']],
+      ['side-1', 398, ['p0', 'p1']],
+    ]);
+  });
+
+  it('the end of a hand clears a folded 1-cent small blind from an earlier street: End Game returns nothing more', () => {
+    // Blinds $0.01/$0.02: p1 folds its small blind pre-flop; on the flop p2 bets and p0 folds.
+    const won = play(
+      started([10_000, 10_000, 10_000], [1, 2]),
+      ['p0', 'CALL'],
+      ['p1', 'FOLD'],
+      ['p2', 'CALL'],
+      'advance',
+      ['p2', 'RAISE', 2],
+      ['p0', 'FOLD'],
+    );
+    expect(won.gameState.stage).toBe('SHOWDOWN');
+    expect(stacks(won)).toEqual({ p0: 9_998, p1: 9_999, p2: 10_003 });
+    expect(player(won, 'p1')).toMatchObject({ totalPotContribution: 0, currentRoundBet: 0 });
+    const ended = run(won, 'p0', { type: 'endGame' });
+    expect(Object.values(ended.players).map((p) => [p.id, p.finalChips])).toEqual([
+      ['p0', 9_998],
+      ['p1', 9_999],
+      ['p2', 10_003],
+    ]);
+  });
+});
