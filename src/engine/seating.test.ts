@@ -269,3 +269,42 @@ describe('sitOut: a player steps away and is dealt out until back', () => {
     expect(refuse(run(room, 'p0', { type: 'endGame' }), 'p1', sitOut(true))).toBe(MSG.gameEnded);
   });
 });
+
+describe('arrangeSeats: rules a mutant survived (mutation testing)', () => {
+  it('between hands the button follows the last dealer to a new seat: New Hand deals from their new left', () => {
+    // Hand 1: p0 deals, p1 SB, p2 BB; p0 and p1 fold, p2 takes the blinds.
+    const room = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    // p0 really sits between p1 and p2: p0 moves from the first seat to the second.
+    const out = run(room, 'p0', arrange('p1', 'p0', 'p2'));
+    expect(order(out)).toEqual(['p1', 'p0', 'p2']);
+    expect(out.gameState.dealerSeat).toBe(out.players.p0!.joinedAt);
+    expect(out.gameState.dealerSeat).not.toBe(room.gameState.dealerSeat);
+    // The button moves from p0 to p2 on their left; then p1 (round the table) and p0 post the blinds.
+    const next = run(out, 'p0', { type: 'newHand' });
+    expect(roles(next)).toEqual({ p2: 'DEALER', p1: 'SMALL_BLIND', p0: 'BIG_BLIND' });
+    expect(next.gameState.dealerId).toBe('p2');
+    expect(next.gameState.currentTurnPlayerId).toBe('p2');
+    expect(Object.fromEntries(Object.values(next.players).map((p) => [p.id, p.stack]))).toEqual({
+      p0: 9_800,
+      p1: 9_800,
+      p2: 10_100,
+    });
+  });
+
+  it('a last dealer who sat in the last seat and left: the button wraps to the first player, however the host lists them', () => {
+    // Three hands folded to the big blind: the button goes p0, p1, p2; p2 (the last seat) deals hand 3.
+    let r = started([10_000, 10_000, 10_000]);
+    r = play(r, ['p0', 'FOLD'], ['p1', 'FOLD']);
+    r = play(run(r, 'p0', { type: 'newHand' }), ['p1', 'FOLD'], ['p2', 'FOLD']);
+    r = play(run(r, 'p0', { type: 'newHand' }), ['p2', 'FOLD'], ['p0', 'FOLD']);
+    expect(r.gameState.dealerId).toBe('p2');
+    // p2 goes home between hands. On their left sat p0 (round the table from the last seat).
+    r = run(r, 'p2', { type: 'leave' });
+    const next = { p0: 'DEALER_SMALL_BLIND', p1: 'BIG_BLIND' };
+    expect(roles(run(r, 'p0', { type: 'newHand' }))).toEqual(next);
+    // The host lists the two the other way round: p0 still deals.
+    const swapped = run(r, 'p0', arrange('p1', 'p0'));
+    expect(order(swapped)).toEqual(['p1', 'p0']);
+    expect(roles(run(swapped, 'p0', { type: 'newHand' }))).toEqual(next);
+  });
+});
