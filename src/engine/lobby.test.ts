@@ -75,6 +75,23 @@ describe('createRoom', () => {
     );
   });
 
+  it('accepts exactly $10,000.00 (1,000,000 cents), the most a buy-in may be (SPEC §5, §9)', () => {
+    const room = createRoom({
+      roomCode: 'X',
+      hostId: 'h',
+      hostName: 'Hana',
+      startingChips: 1_000_000,
+      now: 1,
+    });
+    expect(player(room, 'h')).toMatchObject({ stack: 1_000_000, totalInvestment: 1_000_000 });
+    // A joiner's buy-in has the same limit: $10,000.00 is taken, one cent more is refused.
+    const joined = run(room, 'a', { type: 'join', name: 'Ann', startingChips: 1_000_000 });
+    expect(player(joined, 'a')).toMatchObject({ stack: 1_000_000, totalInvestment: 1_000_000 });
+    expect(refuse(room, 'a', { type: 'join', name: 'Ann', startingChips: 1_000_001 })).toBe(
+      'Starting chips cannot be more than $10,000.00',
+    );
+  });
+
   it('accepts a 20-character name and exactly $1.00', () => {
     const room = createRoom({
       roomCode: 'X',
@@ -250,6 +267,17 @@ describe('approve', () => {
       'Only the host can approve players',
     );
     expect(refuse(withAnn(), 'h', { type: 'approve', playerId: 'zz' })).toBe('Selected player not found');
+  });
+
+  it('approving a player still waiting when the game ended is refused and changes nothing (mutation testing)', () => {
+    // Ann asks to join during the game; the host ends it before approving her.
+    let room = run(lobby([1_000, 1_000]), 'p0', { type: 'startGame' });
+    room = run(room, 'a', { type: 'join', name: 'Ann', startingChips: 1_000 });
+    room = run(room, 'p0', { type: 'endGame' });
+    expect(room.status).toBe('ENDED');
+    expect(player(room, 'a')).toMatchObject({ isApproved: false, status: 'waiting_approval' });
+    const res = applyCommand(deepFreeze(room), 'p0', { type: 'approve', playerId: 'a' }, 5_000);
+    expect(res).toEqual({ ok: false, error: 'This game has already ended.' });
   });
 
   it('approving twice changes nothing', () => {
