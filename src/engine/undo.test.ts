@@ -284,3 +284,22 @@ describe('undo', () => {
     expect(refuse(game, 'p0', { type: 'undo', seq: 1 })).toBe('There is nothing to undo');
   });
 });
+
+describe('undo: a rule a mutant survived (mutation testing)', () => {
+  it('a room stored before gameState.blinds existed: its first New Hand adds the key, so it leaves no undo point', () => {
+    // The server reads stored rooms as they were written (JSON, no migration); a room saved mid-game by
+    // an older version has no `blinds` in its game state. New Hand adds it. An undo point cannot take
+    // an added key back, so rather than one that restores half the hand the command leaves none.
+    const paid = play(started([10_000, 10_000, 10_000]), ['p0', 'FOLD'], ['p1', 'FOLD']);
+    const legacy = structuredClone(paid);
+    delete legacy.gameState.blinds;
+    const dealt = run(legacy, 'p0', { type: 'newHand' });
+    expect(dealt.gameState.blinds).toEqual({ smallBlind: 100, bigBlind: 200 });
+    expect(dealt.undo ?? null).toBeNull();
+    expect(refuse(dealt, 'p0', { type: 'undo', seq: legacy.nextEventSeq })).toBe('There is nothing to undo');
+    // The same New Hand in a room that has the key leaves its point as usual.
+    const current = run(paid, 'p0', { type: 'newHand' });
+    expect(current.undo?.seq).toBe(paid.nextEventSeq);
+    expect(state(undo(current))).toEqual(state(paid));
+  });
+});
