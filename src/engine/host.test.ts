@@ -158,10 +158,11 @@ describe('claimHost: a player at the table takes over when the table has waited 
     );
     // At the tolerance's edge: still the table's moment; past it, a clock stepped back.
     expect(
-      refuse(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity - CLOCK_SKEW_MS + 1),
+      refuse(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity - CLOCK_SKEW_MS),
     ).toBe(MSG.hostNotAway);
     expect(
-      run(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity - CLOCK_SKEW_MS).hostId,
+      run(room, 'p1', { type: 'claimHost', online: ['p1', 'p2'] }, room.lastActivity - CLOCK_SKEW_MS - 1)
+        .hostId,
     ).toBe('p1');
   });
 

@@ -71,7 +71,7 @@ export function claimHost(d: Draft, actorId: string, online?: readonly string[])
   // audit, session 37). A little below zero is another process's clock a moment behind the one that
   // stamped a move just made (session 38's review): the table is active.
   const idle = d.now - tableActivity(d.base);
-  if (idle > -CLOCK_SKEW_MS && idle < HOST_AWAY_MS) {
+  if (idle >= -CLOCK_SKEW_MS && idle < HOST_AWAY_MS) {
     // Two phones offered the take-over tapped it at once: the second finds the table just active (the
     // first claim), and 'The host can be replaced only after…' would tell them the host was back.
     const claim = claimSinceTable(d);

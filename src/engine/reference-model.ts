@@ -506,7 +506,7 @@ export function checkTransition(
         actor !== before.hostId &&
         // A wait more than CLOCK_SKEW_MS below zero: the server's clock stepped back since; not a host
         // just seen. Less below zero: another process's clock a moment behind; the table is active.
-        !(idle > -CLOCK_SKEW_MS && idle < HOST_AWAY_MS) &&
+        !(idle >= -CLOCK_SKEW_MS && idle < HOST_AWAY_MS) &&
         // Not from a host whose phone the server sees connected.
         !(command.online?.includes(before.hostId) ?? false);
       check(res.ok === okWant, `claimHost: ok ${res.ok}, model ${okWant}`);

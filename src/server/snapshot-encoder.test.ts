@@ -105,6 +105,7 @@ describe('snapshot encoder', () => {
     // A clock stepped back: 0. Not a number (never made, guarded): 0, not the invalid JSON "NaN".
     expect(withIdle(snapshot, -60_000).idle).toBe(0);
     expect(JSON.parse(withIdle(encoded, Number.NaN).json).idle).toBe(0);
+    expect(JSON.parse(withIdle(encoded, Number.POSITIVE_INFINITY).json).idle).toBe(0);
     expect(snapshot).not.toHaveProperty('idle');
   });
 

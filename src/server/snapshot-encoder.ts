@@ -122,7 +122,7 @@ export class EncodedSnapshot {
 
 /**
  * `snapshot` (a subscription's acknowledgement) with RoomSnapshot.idle set: `idle` ms since the table's
- * last move, as a number of whole ms, never negative (0 for anything not a positive number). The same
+ * last move, as a number of whole ms, never negative (0 for anything not a finite positive number). The same
  * keys in the same order either way.
  */
 export function withIdle<S extends RoomSnapshot | EncodedSnapshot>(snapshot: S, idle: number): S;
@@ -130,8 +130,8 @@ export function withIdle(
   snapshot: RoomSnapshot | EncodedSnapshot,
   idle: number,
 ): RoomSnapshot | EncodedSnapshot {
-  // Never negative (a clock stepped back), never NaN (which JSON cannot say).
-  const ms = idle > 0 ? Math.floor(idle) : 0;
+  // Never negative (a clock stepped back), never NaN or Infinity (which JSON cannot say).
+  const ms = Number.isFinite(idle) && idle > 0 ? Math.floor(idle) : 0;
   if (snapshot instanceof EncodedSnapshot)
     return new EncodedSnapshot(snapshot.version, `${snapshot.json.slice(0, -1)},"idle":${ms}}`);
   return { ...snapshot, idle: ms };

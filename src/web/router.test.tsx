@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   BrowserRouter,
   Link,
@@ -141,6 +141,47 @@ describe('BrowserRouter: the address bar and history', () => {
     press('Home');
     expect(where()).toBe('/');
     expect(window.history.state).toEqual({ chiplessFrom: '/faq' });
+  });
+
+  it('a second tap on a `back` link before the first has landed goes back once, not out of the site (review)', async () => {
+    render(
+      <BrowserRouter>
+        <Where />
+        <Link to="/" back>
+          Home
+        </Link>
+      </BrowserRouter>,
+    );
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'FAQ' }));
+    });
+    // A browser's history.back() lands a few ms later (popstate); until then the entry still says it
+    // came from '/', and a second back() would go on out of the site. Held here until the test lets it.
+    const back = vi.spyOn(window.history, 'back').mockImplementation(() => {});
+    onTestFinished(() => back.mockRestore());
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'Home' }));
+      fireEvent.click(screen.getByRole('link', { name: 'Home' }));
+    });
+    expect(back).toHaveBeenCalledTimes(1);
+    expect(where()).toBe('/faq');
+    // It lands: the next tap on a `back` link is a tap again.
+    back.mockRestore();
+    const popped = new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    window.history.back();
+    await act(async () => {
+      await popped;
+    });
+    expect(where()).toBe('/');
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'FAQ' }));
+    });
+    const again = vi.spyOn(window.history, 'back').mockImplementation(() => {});
+    onTestFinished(() => again.mockRestore());
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'Home' }));
+    });
+    expect(again).toHaveBeenCalledTimes(1);
   });
 
   it('an unknown path is replaced by home, without a history entry to come back to', () => {

@@ -7,6 +7,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
 } from 'react';
 
@@ -71,10 +72,25 @@ function browserLocation(): AppLocation {
 /** The router of the page itself: its address bar and history. */
 export function BrowserRouter({ children }: { children: ReactNode }) {
   const [location, setLocation] = useState(browserLocation);
+  // Set while a `back` link's history.back() has not landed yet (it lands a few ms later, at popstate;
+  // up to ~65 ms on a slow phone): a second tap meanwhile would find the entry still saying it came
+  // from there and go back again, out of the site (session 38's review). Cleared on pageshow too: a
+  // back() that left the document never sees its popstate here, and the page may be restored later.
+  const goingBack = useRef(false);
   useEffect(() => {
-    const onPop = () => setLocation(browserLocation());
+    const onPop = () => {
+      goingBack.current = false;
+      setLocation(browserLocation());
+    };
+    const onShow = () => {
+      goingBack.current = false;
+    };
     window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      window.removeEventListener('pageshow', onShow);
+    };
   }, []);
   const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
     const from = browserLocation();
@@ -92,7 +108,9 @@ export function BrowserRouter({ children }: { children: ReactNode }) {
   const backTo = useCallback((to: string) => {
     const state = window.history.state as Partial<EntryState> | null;
     const target = resolve(to, browserLocation());
+    if (goingBack.current) return true;
     if (state?.chiplessFrom !== `${routePath(target.pathname)}${target.search}`) return false;
+    goingBack.current = true;
     window.history.back();
     return true;
   }, []);
