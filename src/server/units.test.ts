@@ -276,7 +276,14 @@ describe('config', () => {
   });
 
   it('SUPPORT_URL and CONTACT_EMAIL, rendered as links, must be an http(s) URL or a same-site path and a plain address', () => {
-    for (const url of ['/about#support', 'https://support.example/x?y=1', 'http://x.example', ''])
+    for (const url of [
+      '/about#support',
+      '/go?to=https://support.example',
+      'https://support.example/x?y=1',
+      'http://x.example',
+      'HTTPS://SUPPORT.EXAMPLE',
+      '',
+    ])
       expect(loadConfig({ SUPPORT_URL: url }).supportUrl).toBe(url);
     for (const url of [
       'javascript:alert(document.domain)',
@@ -284,8 +291,13 @@ describe('config', () => {
       'data:text/html,<script>alert(1)</script>',
       '//evil.example/phish',
       '/\\evil.example',
+      '/about support',
+      '/about\\support',
       'ftp://x.example',
       'about',
+      'https:support.example',
+      ' https://support.example',
+      'http://',
     ])
       expect(() => loadConfig({ SUPPORT_URL: url }), url).toThrow(/SUPPORT_URL/);
     for (const email of ['hello@chipless.app', 'a.b+c@x-y.example', ''])
@@ -296,6 +308,11 @@ describe('config', () => {
       'a b@x.example',
       'no-at-sign',
       'a@x.example\nbcc:b@y',
+      '@x.example',
+      'a?cc=b@x.example',
+      'a@x.example?',
+      'a@.example',
+      'a@example.',
     ])
       expect(() => loadConfig({ CONTACT_EMAIL: email }), email).toThrow(/CONTACT_EMAIL/);
   });

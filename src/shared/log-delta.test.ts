@@ -108,6 +108,15 @@ describe('mergeSnapshot', () => {
     const merged = mergeSnapshot(held, presence);
     expect(merged.missing).toBe(false);
     expect(merged.snapshot).toEqual(snap(20, { ana: true, ben: false }));
+    // Every phone's presence changed: still a change.
+    const flipped = mergeSnapshot(
+      snap(20, { ana: true }),
+      logDelta(snap(20, { ana: false }), rooms[20]!.nextEventSeq),
+    );
+    expect(flipped.snapshot).toEqual(snap(20, { ana: false }));
+    // The same presence again: nothing changed, the held snapshot itself.
+    const same = logDelta(snap(20, { ana: true, ben: true }), rooms[20]!.nextEventSeq);
+    expect(mergeSnapshot(held, same).snapshot).toBe(held);
   });
 
   it('keeps the newer state when an older broadcast arrives late, and still adds its events', () => {
@@ -153,12 +162,17 @@ describe('mergeSnapshot', () => {
     const full = rooms.at(-1)!.log;
     expect(full).toHaveLength(LOG_LIMIT);
     expect(logCovers(full, full[0]!.seq - 5, full[0]!.seq + 1)).toBe(true);
+    // A hole just after a full log's first event is one all the same.
+    const holed = full.map((e, i) => (i === 0 ? e : { ...e, seq: e.seq + 1 }));
+    expect(logCovers(holed, full[0]!.seq + 1, full[0]!.seq + 3)).toBe(false);
     // A log that is not full holds everything since the room began: a hole before its first event is
     // one (a new room's first broadcast lost, the second arrived; review of session 37).
     const young = rooms[3]!.log;
     expect(young.length).toBeLessThan(LOG_LIMIT);
     expect(logCovers(young.slice(1), young[0]!.seq, young[1]!.seq)).toBe(false);
     expect(logCovers(young, young[0]!.seq, young[1]!.seq)).toBe(true);
+    // `to` itself is not asked for: a log up to the room's last event covers up to its next seq.
+    expect(logCovers(young, young[0]!.seq, rooms[3]!.nextEventSeq)).toBe(true);
     expect(logCovers(late.room.log, to, to)).toBe(true);
   });
 
