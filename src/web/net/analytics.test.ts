@@ -57,6 +57,65 @@ describe('analytics', () => {
     expect(JSON.parse(String(init.body))).toEqual({ sessionId: 'abc', newSession: false });
   });
 
+  it('within 30 minutes is up to 30 minutes to the millisecond, on a page load and on a tab brought back', async () => {
+    const stored = (lastSeen: number) =>
+      localStorage.setItem(
+        'chipless.analytics',
+        JSON.stringify({ id: 'abc', start: 0, lastSeen, reportedMinutes: 0 }),
+      );
+    const visits = (fetchMock: ReturnType<typeof vi.fn>) =>
+      fetchMock.mock.calls.map(
+        (c) => JSON.parse(String((c as unknown as [string, RequestInit])[1].body)).newSession,
+      );
+    let t = 1_000_000 + 30 * 60_000;
+    stored(1_000_000);
+    const { fetchMock } = await start(() => t);
+    expect(visits(fetchMock)).toEqual([false]);
+    const shown = (state: 'hidden' | 'visible') => {
+      Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    stored(t);
+    t += 30 * 60_000;
+    shown('visible');
+    expect(visits(fetchMock)).toEqual([false]);
+    stored(t);
+    t += 30 * 60_000 + 1;
+    shown('visible');
+    expect(visits(fetchMock)).toEqual([false, true]);
+    stop();
+    stored(0);
+    t = 30 * 60_000 + 1;
+    const again = await start(() => t);
+    expect(visits(again.fetchMock)).toEqual([true]);
+  });
+
+  it('a stored session missing a field is a new session', async () => {
+    localStorage.setItem('chipless.analytics', JSON.stringify({ id: 'abc', start: 0, reportedMinutes: 3 }));
+    const { fetchMock } = await start(() => 1_000_000);
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(JSON.parse(String(init.body)).newSession).toBe(true);
+    expect(init.keepalive).toBe(true);
+  });
+
+  it('counts whole minutes: a minute short of five is four', async () => {
+    let t = 1_000_000;
+    const { beacon } = await start(() => t);
+    t += 5 * 60_000 - 1;
+    window.dispatchEvent(new Event('pagehide'));
+    expect(JSON.parse(await beacon.mock.calls[0]![1].text()).minutes).toBe(4);
+  });
+
+  it('runs once per page: a second start records no second visit; started again after its stop, it records one', async () => {
+    const { fetchMock } = await start(() => 1_000_000);
+    const { startAnalytics } = await import('./analytics');
+    startAnalytics(() => 1_000_000)();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    stop();
+    stop = startAnalytics(() => 1_000_000);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('a page open longer than a day reports at most the 1440 minutes the server accepts in one beacon (regression)', async () => {
     let t = 1_000_000;
     const { beacon } = await start(() => t);

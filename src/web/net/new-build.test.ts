@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type NewBuildDeps, reloadForNewBuild, resetNewBuildReload } from './new-build';
+import {
+  installNewBuildReload,
+  type NewBuildDeps,
+  reloadForNewBuild,
+  resetNewBuildReload,
+} from './new-build';
 
 afterEach(resetNewBuildReload);
 
@@ -40,6 +45,19 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     expect(reload).toHaveBeenCalledTimes(2);
   });
 
+  it('a minute is 60 s to the millisecond; a failure in the same millisecond as the reload is within it', async () => {
+    let now = 1_000_000;
+    const { d, reload } = deps({ now: () => now });
+    await reloadForNewBuild(d);
+    resetNewBuildReload();
+    expect(await reloadForNewBuild(d)).toBe(false);
+    now += 59_999;
+    expect(await reloadForNewBuild(d)).toBe(false);
+    now += 1;
+    expect(await reloadForNewBuild(d)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(2);
+  });
+
   it('a phone clock set back after the last reload does not keep it from reloading (clock audit, session 37)', async () => {
     let now = 1_000_000;
     const { d, reload } = deps({ now: () => now });
@@ -58,7 +76,13 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
 
   it('waits while a dialog is open or a field has focus (a form just opened), then reloads', async () => {
     let checks = 0;
-    const { d, reload } = deps({ busy: () => ++checks < 4 });
+    const waits: number[] = [];
+    const { d, reload } = deps({
+      busy: () => ++checks < 4,
+      wait: async (ms) => {
+        waits.push(ms);
+      },
+    });
     const again = deps({}).d;
     const first = reloadForNewBuild(d);
     // Another failure meanwhile (the lobby's file, after the create) waits for the same decision.
@@ -66,6 +90,7 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     expect(await first).toBe(true);
     expect(await second).toBe(true);
     expect(checks).toBe(5); // busy three times, free, and free again once the server answered
+    expect(waits).toEqual([250, 250, 250]);
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
@@ -104,5 +129,25 @@ describe('a code file gone with a server upgrade: the page reloads into the new 
     expect(await reloadForNewBuild(d)).toBe(false);
     expect(await reloadForNewBuild({ ...d, store: null })).toBe(false);
     expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe("the page's listener (main.tsx)", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("a 'vite:preloadError' asks the page's own address, uncached, and does not reload when the server cannot be reached", async () => {
+    const fetchMock = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    installNewBuildReload();
+    window.dispatchEvent(new Event('vite:preloadError'));
+    await vi.waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith('/', { method: 'HEAD', cache: 'no-store' }),
+    );
+    // The decision is made (false: no reload) and forgotten; a later failure asks again.
+    await vi.waitFor(async () => expect(await reloadForNewBuild()).toBe(false));
   });
 });
