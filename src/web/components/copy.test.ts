@@ -42,6 +42,34 @@ describe('copyText', () => {
     expect(document.activeElement).toBe(button);
   });
 
+  it('the textarea is read-only, hidden from screen readers and out of the tab order; nothing scrolls', async () => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
+    const seen: (string | number | null)[][] = [];
+    execCommand.mockImplementation(() => {
+      const area = document.activeElement as HTMLTextAreaElement;
+      seen.push([area.getAttribute('readonly'), area.getAttribute('aria-hidden'), area.tabIndex]);
+      return true;
+    });
+    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+    const button = document.createElement('button');
+    document.body.appendChild(button);
+    button.focus();
+    focus.mockClear();
+    expect(await copyText(URL)).toBe(true);
+    expect(seen).toEqual([['', 'true', -1]]);
+    // Onto the textarea and back to the button, the page not scrolled either time.
+    expect(focus.mock.calls).toEqual([[{ preventScroll: true }], [{ preventScroll: true }]]);
+    focus.mockRestore();
+  });
+
+  it('iOS Safari: select() selects nothing on a read-only field; the selection range still copies it all', async () => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
+    const select = vi.spyOn(HTMLTextAreaElement.prototype, 'select').mockImplementation(() => {});
+    expect(await copyText(URL)).toBe(true);
+    expect(copied).toEqual([URL]);
+    select.mockRestore();
+  });
+
   it('uses the Clipboard API where there is one', async () => {
     const writeText = vi.fn(async (_text: string) => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });

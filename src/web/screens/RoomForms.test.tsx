@@ -62,6 +62,7 @@ describe('Start a Game form', () => {
       ['12,50', 'In dollars, from 1 to 10,000', true],
       ['12,', 'In dollars, from 1 to 10,000', true],
       ['$ 12,5', 'In dollars, from 1 to 10,000', true],
+      [',50', 'Starting chips must be at least $1.00', false],
       ['0,99', 'Starting chips must be at least $1.00', false],
       ['1,000', 'Invalid currency format. Use format like "10.50" or "10"', false],
       ['1,000.50', 'Invalid currency format. Use format like "10.50" or "10"', false],
