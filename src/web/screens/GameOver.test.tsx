@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Room } from '../../engine/types';
-import { headline } from '../game/standings';
+import { headline, signed, standings } from '../game/standings';
 import { actNow, started, step } from '../test/rooms';
 import { GameOver } from './GameOver';
 
@@ -173,6 +173,39 @@ describe('Game over screen', () => {
         { id: 'b', name: 'Ben', label: 'Ben', finalChips: 0, ...zero },
       ]),
     ).toBe('Everyone went Chipless!');
+    // One player left with chips is that player's win.
+    expect(
+      headline([
+        { id: 'a', name: 'Ana', label: 'Ana', finalChips: 100, netResult: 100, isWinner: true, goneTag: '' },
+      ]),
+    ).toBe("Ana Left em' all Chipless!");
+  });
+
+  it('a net result of a single cent up is signed', () => {
+    expect([signed(1), signed(0), signed(-1)]).toEqual(['+$0.01', '$0.00', '-$0.01']);
+  });
+
+  it('equal final chips: the better net result ranks first, whichever seat it has', () => {
+    const room = started(['Ana', 'Ben', 'Cal']);
+    const ended = (nets: Record<string, number>): Room => ({
+      ...room,
+      players: Object.fromEntries(
+        Object.entries(room.players).map(([id, p]) => [
+          id,
+          { ...p, finalChips: 5_000, netResult: nets[p.name] ?? 0, isWinner: false },
+        ]),
+      ),
+    });
+    expect(standings(ended({ Ana: -1_000, Ben: 2_000, Cal: 0 })).map((s) => s.name)).toEqual([
+      'Ben',
+      'Cal',
+      'Ana',
+    ]);
+    expect(standings(ended({ Ana: 2_000, Ben: -1_000, Cal: 500 })).map((s) => s.name)).toEqual([
+      'Ana',
+      'Cal',
+      'Ben',
+    ]);
   });
 });
 
