@@ -29,6 +29,11 @@ function Where() {
 }
 
 const where = () => screen.getByTestId('where').textContent;
+/** Clicks the link named `name` (`times` times at once, as a double tap). */
+const press = (name: string, times = 1) =>
+  act(() => {
+    for (let i = 0; i < times; i++) fireEvent.click(screen.getByRole('link', { name }));
+  });
 
 beforeEach(() => window.history.replaceState(null, '', '/'));
 afterEach(cleanup);
@@ -117,10 +122,6 @@ describe('BrowserRouter: the address bar and history', () => {
       </BrowserRouter>,
     );
     const start = window.history.length;
-    const press = (name: string) =>
-      act(() => {
-        fireEvent.click(screen.getByRole('link', { name }));
-      });
     press('FAQ');
     expect(where()).toBe('/faq');
     expect(window.history.length).toBe(start + 1);
@@ -152,17 +153,12 @@ describe('BrowserRouter: the address bar and history', () => {
         </Link>
       </BrowserRouter>,
     );
-    act(() => {
-      fireEvent.click(screen.getByRole('link', { name: 'FAQ' }));
-    });
+    press('FAQ');
     // A browser's history.back() lands a few ms later (popstate); until then the entry still says it
     // came from '/', and a second back() would go on out of the site. Held here until the test lets it.
     const back = vi.spyOn(window.history, 'back').mockImplementation(() => {});
     onTestFinished(() => back.mockRestore());
-    act(() => {
-      fireEvent.click(screen.getByRole('link', { name: 'Home' }));
-      fireEvent.click(screen.getByRole('link', { name: 'Home' }));
-    });
+    press('Home', 2);
     expect(back).toHaveBeenCalledTimes(1);
     expect(where()).toBe('/faq');
     // It lands: the next tap on a `back` link is a tap again.
@@ -173,14 +169,10 @@ describe('BrowserRouter: the address bar and history', () => {
       await popped;
     });
     expect(where()).toBe('/');
-    act(() => {
-      fireEvent.click(screen.getByRole('link', { name: 'FAQ' }));
-    });
+    press('FAQ');
     const again = vi.spyOn(window.history, 'back').mockImplementation(() => {});
     onTestFinished(() => again.mockRestore());
-    act(() => {
-      fireEvent.click(screen.getByRole('link', { name: 'Home' }));
-    });
+    press('Home');
     expect(again).toHaveBeenCalledTimes(1);
   });
 
