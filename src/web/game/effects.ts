@@ -23,17 +23,21 @@ export function useTurnBuzz(myTurn: boolean): void {
 /**
  * Keeps the screen awake while `active` (Screen Wake Lock API where available). The lock is released
  * by the browser when the page is hidden, so it is requested again when the page is visible again.
+ * One lock at most is kept: a grant that finds one still held (the page hidden and shown again before
+ * the first request answered) or comes after the table went is released at once, so no lock outlives
+ * the table (`effects.test.tsx`; until session 39 the first of two such grants was dropped unreleased).
  */
 export function useWakeLock(active: boolean): void {
   useEffect(() => {
     if (!active || typeof navigator === 'undefined' || !('wakeLock' in navigator)) return;
     let lock: WakeLockSentinel | null = null;
     let cancelled = false;
+    const held = () => lock !== null && !lock.released;
     const request = () => {
-      if (document.visibilityState !== 'visible') return;
+      if (document.visibilityState !== 'visible' || held()) return;
       navigator.wakeLock.request('screen').then(
         (l) => {
-          if (cancelled) void l.release();
+          if (cancelled || held()) void l.release().catch(() => {});
           else lock = l;
         },
         () => {},
