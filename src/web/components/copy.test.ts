@@ -42,6 +42,20 @@ describe('copyText', () => {
     expect(document.activeElement).toBe(button);
   });
 
+  it('leaves nothing selected, a selection made before the tap included (decided: copy.ts)', async () => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
+    const text = document.createElement('p');
+    text.textContent = URL;
+    document.body.appendChild(text);
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    document.getSelection()?.addRange(range);
+    expect(document.getSelection()?.rangeCount).toBe(1);
+    expect(await copyText(URL)).toBe(true);
+    expect(copied).toEqual([URL]);
+    expect(document.getSelection()?.rangeCount).toBe(0);
+  });
+
   it('the textarea is read-only, hidden from screen readers and out of the tab order; nothing scrolls', async () => {
     vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
     const seen: (string | number | null)[][] = [];

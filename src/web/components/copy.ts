@@ -19,7 +19,11 @@ export async function copyText(text: string): Promise<boolean> {
   return copyBySelection(text);
 }
 
-/** `execCommand('copy')` over a hidden textarea holding `text`; the focus and selection are put back. */
+/**
+ * `execCommand('copy')` over a hidden textarea holding `text`. The focus is put back; the page is left
+ * with no selection (the copy's own is cleared, and a selection made before the tap with it: decided,
+ * session 39, as the copy button's tap leaves nothing selected to act on).
+ */
 export function copyBySelection(text: string): boolean {
   if (typeof document === 'undefined' || typeof document.execCommand !== 'function') return false;
   const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
