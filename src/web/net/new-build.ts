@@ -42,16 +42,21 @@ function sessionStore(): NewBuildDeps['store'] {
   }
 }
 
+/**
+ * The page's `busy`: a dialog open, or a field (input, select, textarea) with focus that is shown. A
+ * focused field that is not shown (on a screen Suspense hid) is no one typing.
+ */
+export function pageBusy(): boolean {
+  const active = document.activeElement;
+  const typing =
+    active instanceof HTMLElement &&
+    active.matches('input, select, textarea') &&
+    active.getClientRects().length > 0;
+  return dialogOpen() || typing;
+}
+
 const browserDeps = (): NewBuildDeps => ({
-  // A focused field that is not shown (on a screen Suspense hid) is no one typing.
-  busy: () => {
-    const active = document.activeElement;
-    const typing =
-      active instanceof HTMLElement &&
-      active.matches('input, select, textarea') &&
-      active.getClientRects().length > 0;
-    return dialogOpen() || typing;
-  },
+  busy: pageBusy,
   reachable: () =>
     fetch('/', { method: 'HEAD', cache: 'no-store' }).then(
       (res) => res.ok,

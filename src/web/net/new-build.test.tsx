@@ -1,7 +1,10 @@
+import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Modal } from '../components/Modal';
 import {
   installNewBuildReload,
   type NewBuildDeps,
+  pageBusy,
   reloadForNewBuild,
   resetNewBuildReload,
 } from './new-build';
@@ -149,5 +152,62 @@ describe("the page's listener (main.tsx)", () => {
     );
     // The decision is made (false: no reload) and forgotten; a later failure asks again.
     await vi.waitFor(async () => expect(await reloadForNewBuild()).toBe(false));
+  });
+});
+
+describe("the page's busy: what a reload must not cut short", () => {
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    document.body.innerHTML = '';
+  });
+
+  /** A field (or other control) on the page, focused; `shown` says whether it has a box (happy-dom has no layout). */
+  function focusOn(tag: string, shown: boolean): HTMLElement {
+    const el = document.createElement(tag);
+    if (tag === 'button') el.textContent = 'Copy';
+    document.body.appendChild(el);
+    el.focus();
+    expect(document.activeElement).toBe(el);
+    const rects = shown ? [new DOMRect(0, 0, 100, 20)] : [];
+    vi.spyOn(el, 'getClientRects').mockReturnValue(rects as unknown as DOMRectList);
+    return el;
+  }
+
+  it('nothing focused and no dialog: not busy', () => {
+    expect(pageBusy()).toBe(false);
+  });
+
+  it.each(['input', 'select', 'textarea'])('a shown %s with focus: busy (someone is typing)', (tag) => {
+    focusOn(tag, true);
+    expect(pageBusy()).toBe(true);
+  });
+
+  it('a focused field that is not shown (its screen hidden by Suspense): not busy', () => {
+    focusOn('input', false);
+    expect(pageBusy()).toBe(false);
+  });
+
+  it('a focused button is no one typing: not busy', () => {
+    focusOn('button', true);
+    expect(pageBusy()).toBe(false);
+  });
+
+  it('a dialog open: busy, until it closes', () => {
+    const root = document.createElement('div');
+    root.id = 'root';
+    document.body.appendChild(root);
+    const { unmount } = render(
+      <Modal title="Start a Game" onClose={() => {}}>
+        form
+      </Modal>,
+      {
+        container: root,
+      },
+    );
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(pageBusy()).toBe(true);
+    unmount();
+    expect(pageBusy()).toBe(false);
   });
 });
