@@ -67,7 +67,7 @@ export const seats = {
   title: 'Arrange Seats',
   text: 'Put the players in the order they sit around the table, going clockwise (to the left).',
   lobbyNote: 'The first player deals the first hand.',
-  tableNote: 'The next hand’s button goes to the player after the dealer.',
+  tableNote: "The next hand's button goes to the player after the dealer.",
   dealsFirst: 'Deals first',
   dealer: 'Dealer',
   up: (name: string) => `Move ${name} up`,
@@ -284,7 +284,7 @@ export const raise = {
 export const winner = {
   title: 'Declare Winner',
   choose: 'Choose the winner, or several players to split the pot.',
-  choosePerPot: 'Choose the winners of each pot. A pot’s winner is ticked for the side pots they are in too.',
+  choosePerPot: "Choose the winners of each pot. A pot's winner is ticked for the side pots they are in too.",
   award: 'Award Pot',
   awardSplit: 'Award Split Pot',
   loading: 'Declaring...',

@@ -135,7 +135,7 @@ describe('Arrange Seats: the host puts the players in the order they sit', () =>
     room = actNow(room, 'FOLD');
     update(room);
     const dialog = open();
-    expect(dialog.textContent).toContain('The next hand’s button goes to the player after the dealer.');
+    expect(dialog.textContent).toContain("The next hand's button goes to the player after the dealer.");
     expect(rows(dialog)).toEqual(['1Ana Dealer', '2Ben', '3Cal']);
     press(dialog, 'Move Cal up');
     await act(async () => press(dialog, 'Save Seats'));

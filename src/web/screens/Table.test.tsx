@@ -194,7 +194,7 @@ describe('Table', () => {
     const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
     expect(
       within(dialog).getByText(
-        'Choose the winners of each pot. A pot’s winner is ticked for the side pots they are in too.',
+        "Choose the winners of each pot. A pot's winner is ticked for the side pots they are in too.",
       ),
     ).toBeTruthy();
     const main = within(dialog).getByRole('group', { name: 'Main pot: $30.00' });
