@@ -269,7 +269,7 @@ describe("the host's undo", () => {
     await expectContains(ask, ["Leaving for good? You're the host: make someone else the host first"]);
     await ask.getByRole('radio', { name: 'Cat' }).check();
     await shot(ann.page, 'undo-05-hand-over', true);
-    await button(ask, 'Make Cat the host').click();
+    await button(ask, 'Make Cat the Host').click();
     // The role moved: Cat's phone has the host's controls, and Ann is asked what every player is asked.
     await expectContains(ask, [
       'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game.',

@@ -50,7 +50,7 @@ export interface RoomSnapshot {
    * Set on acknowledgements (create, join, resume) only: how long the table had gone without a move
    * (the engine's tableActivity) when the server answered, in ms by the server's clock, 0 when its
    * clock stepped back. A phone that has just loaded the room knows no more than that of how long the
-   * table has waited: the host's "Fold for Bob" and a player's "Take over as host" count it as waited
+   * table has waited: the host's "Fold for Bob" and a player's "Take Over as Host" count it as waited
    * already (use-waited.ts), so a reload does not start those waits again (the clock audit, session 37).
    */
   idle?: number;

@@ -227,8 +227,8 @@ export const handOver = {
     'Only stepping away for a while, or running the table without playing? Sit out: you stay the host, keep your chips, and are dealt out until you are back.',
   nobody: 'Nobody else is at the table. Use End Game to end it.',
   legend: 'New host',
-  choose: 'Make host',
-  confirm: (name: string) => `Make ${name} the host`,
+  choose: 'Make Host',
+  confirm: (name: string) => `Make ${name} the Host`,
   loading: 'Handing over...',
 };
 
@@ -237,7 +237,7 @@ export const handOver = {
  * (ours; the spec has none). `host` is the host's name.
  */
 export const takeOver = {
-  button: 'Take over as host',
+  button: 'Take Over as Host',
   title: 'Take over as host?',
   text: (host: string) =>
     `${host}'s phone has been away while the table waited 3 minutes. You will deal, award the pots and run the table from your phone; ${host} plays on as a player.`,

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 /**
  * True once `key` has stayed the same for `ms` (a new key starts again; null never waits, and
  * forgets). The table's "has it waited long enough" questions: a player's turn (the host's "Fold for
- * Bob"), the host away (a player's "Take over as host"). Counted on this phone's clock from when it
+ * Bob"), the host away (a player's "Take Over as Host"). Counted on this phone's clock from when it
  * saw the key, never against the server's timestamps: a phone's clock can be minutes off.
  *
  * `waitedAlready`: how long the key had already waited when this phone first saw it, as far as is

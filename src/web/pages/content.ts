@@ -73,7 +73,7 @@ export const faq = {
     },
     {
       q: 'What if the host has to leave early?',
-      a: 'The host taps the leave button at the top of the table and makes someone else the host first. The game goes on, and the chips the host leaves with count in the final settlement. Ending the game for everyone is "End Game". If the host\'s phone dies, any player can "Take over as host" once the table has waited 3 minutes.',
+      a: 'The host taps the leave button at the top of the table and makes someone else the host first. The game goes on, and the chips the host leaves with count in the final settlement. Ending the game for everyone is "End Game". If the host\'s phone dies, any player can "Take Over as Host" once the table has waited 3 minutes.',
     },
     {
       q: 'Is it safe to refresh the page or lock the phone?',

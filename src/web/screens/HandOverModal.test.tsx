@@ -36,10 +36,10 @@ describe('the host leaving: hand over the host role first', () => {
         .getAllByRole('radio')
         .map((r) => r.closest('label')?.textContent),
     ).toEqual(['Ben', 'Cal']);
-    expect(submit().textContent).toBe('Make host');
+    expect(submit().textContent).toBe('Make Host');
     expect(submit().disabled).toBe(true);
     fireEvent.click(within(dialog()).getByRole('radio', { name: 'Cal' }));
-    expect(submit().textContent).toBe('Make Cal the host');
+    expect(submit().textContent).toBe('Make Cal the Host');
     await act(async () => fireEvent.click(submit()));
     expect(send.mock.calls).toEqual([[{ type: 'makeHost', playerId: 'cal' }]]);
     // The role has moved: the same place now asks what every player's leave button asks.

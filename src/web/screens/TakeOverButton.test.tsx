@@ -24,7 +24,7 @@ function show(room: Room, me: string, offline: string[], idle?: number) {
   return { send, rerender: update };
 }
 
-const offered = () => screen.queryByRole('button', { name: 'Take over as host' });
+const offered = () => screen.queryByRole('button', { name: 'Take Over as Host' });
 const later = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 
 describe("Table: a player takes over as host when the host's phone is away", () => {

@@ -17,7 +17,7 @@ export interface TakeOverButtonProps {
 }
 
 /**
- * "Take over as host" for a player at the table (the caller shows it to players, not the host), when
+ * "Take Over as Host" for a player at the table (the caller shows it to players, not the host), when
  * the host's phone is away and the table has waited `HOST_AWAY_MS` with nothing happening: a host
  * whose phone went flat would otherwise leave a table nobody can deal, award or end. The engine's
  * `claimHost` holds the rule (3 minutes without a command, by the server's clock); this phone counts
