@@ -16,15 +16,15 @@ export const INVALID_REQUEST = 'Invalid request';
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
 /** The answer to a request over a rate limit (the phone may ask again a little later). */
 export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a moment.';
+/** A join's answer when no room has the code (the spec's words, which the join dialog shows). */
+export const JOIN_ROOM_NOT_FOUND = 'Room not found. Please check the room code.';
+/** A create's answer when the room could not be made (the spec's words, which the dialog shows). */
+export const CREATE_FAILED = 'Failed to create room. Please try again.';
 /**
  * The answer to a resume from a player who left or was removed during a game that is still going:
  * its results are theirs to see once it ends ("Last Game's Results"), its table no longer is. Not in
  * the spec, which has no way back to the results for a player who left.
  */
-/** A join's answer when no room has the code (the spec's words, which the join dialog shows). */
-export const JOIN_ROOM_NOT_FOUND = 'Room not found. Please check the room code.';
-/** A create's answer when the room could not be made (the spec's words, which the dialog shows). */
-export const CREATE_FAILED = 'Failed to create room. Please try again.';
 export const GAME_STILL_GOING = 'This game is still going. Its results will be here once the host ends it.';
 
 export type CreateRoomRequest = z.input<typeof createRoomSchema>;
