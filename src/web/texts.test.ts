@@ -3,14 +3,13 @@ import * as content from './pages/content';
 import * as roomTexts from './room-texts';
 import * as texts from './texts';
 
-/**
- * Every text of a module: its strings, and what its text functions make of placeholder arguments (['X']
- * reads as "X" in a template and is a list for the functions that join names).
- */
+/** A placeholder argument: reads as "X" in a template, has a string's methods and a list's join. */
+const X = Object.assign(new String('X'), { join: () => 'X' });
+
+/** Every text of a module: its strings, and what its text functions make of placeholder arguments. */
 function allTexts(value: unknown): string[] {
   if (typeof value === 'string') return [value];
-  if (typeof value === 'function')
-    return allTexts(value(...Array.from({ length: value.length }, () => ['X'])));
+  if (typeof value === 'function') return allTexts(value(...Array.from({ length: value.length }, () => X)));
   if (Array.isArray(value)) return value.flatMap(allTexts);
   if (value !== null && typeof value === 'object') return Object.values(value).flatMap(allTexts);
   return [];
