@@ -246,7 +246,7 @@ describe('bad networks: slow 3G, a 3 s link, a 15 s stall', () => {
       await expectContains(seat(p.page, 'Ann'), ['Stack $48.00']);
       await expectContains(seat(p.page, 'Bob'), ['Stack $48.00']);
     }
-    await expectText(waitingLine(bob.page), 'Betting round complete Waiting for the host to deal the Flop');
+    await expectText(waitingLine(bob.page), 'Betting round complete Waiting for the host to deal the flop');
   });
 
   it('a raise and a call, the turn and river checked, Declare Winner, End Game', async () => {

@@ -196,7 +196,7 @@ describe('phones that sleep, hide and leave the page, mid-hand', () => {
     expect(await ann.page.evaluate(() => document.visibilityState)).toBe('hidden');
     await act(cat, 'Check');
     for (const p of [bob, cat]) {
-      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the Flop');
+      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the flop');
     }
     await setHidden(ann, false);
     await button(hostControls(ann.page), 'Flop').click();
@@ -279,7 +279,7 @@ describe('phones that sleep, hide and leave the page, mid-hand', () => {
     // The failed call was not sent on reconnection: tapping again makes exactly one call.
     await act(bob, 'Call $2.00');
     for (const p of [bob, cat]) {
-      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the Turn');
+      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the turn');
     }
     await expectText(pot(ann.page), 'Pot $12.00');
     for (const p of phones) {

@@ -215,7 +215,7 @@ describe('plain HTTP on the home network (not a secure context)', () => {
     await act(ann, 'Call $2.00');
     await act(bob, 'Call $2.00');
     for (const p of [bob, cat]) {
-      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the Turn');
+      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the turn');
     }
     await button(hostControls(ann.page), 'Turn').click();
     await expectHand({

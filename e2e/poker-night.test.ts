@@ -318,7 +318,7 @@ describe('a poker night on four phones', () => {
     await act(bob, 'Call $0.25', seated);
     await act(cat, 'Check', seated);
     await expectPot(seated, 'Pot $1.50');
-    await expectText(waitingLine(bob.page), 'Betting round complete Waiting for the host to deal the Flop');
+    await expectText(waitingLine(bob.page), 'Betting round complete Waiting for the host to deal the flop');
     await shot(ann.page, '16-table-host-advance');
 
     // Flop: check, Min Raise, call, Pot, call, typed raise, call, call.

@@ -124,7 +124,7 @@ describe('a server crash and a phone offline, mid-hand, without reloads', () => 
 
     await act(cat, 'Check');
     for (const p of [bob, cat]) {
-      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the Flop');
+      await expectText(waitingLine(p.page), 'Betting round complete Waiting for the host to deal the flop');
     }
     await expectVisible(button(hostControls(ann.page), 'Flop'));
     await expectNoReload();

@@ -129,7 +129,8 @@ export const table = {
   waitingPlayer: 'Waiting for Player',
   toAct: 'To act',
   roundComplete: 'Betting round complete',
-  waitingDeal: (stage: string) => `Waiting for the host to deal the ${stage}`,
+  /** The stage's label ("Flop", the host's button) in lower case, as dealRest says the board's cards. */
+  waitingDeal: (stage: string) => `Waiting for the host to deal the ${stage.toLowerCase()}`,
   waitingDeclare: 'Waiting for the host to declare the winner',
   waitingNewHand: 'Waiting for the host to start a new hand',
   nextStage: 'Next Stage',

@@ -142,7 +142,7 @@ describe('Table', () => {
     room = actNow(room, 'CALL');
     show(room, 'ben');
     expect(screen.queryByRole('region', { name: 'Host controls' })).toBeNull();
-    expect(screen.getByText('Waiting for the host to deal the Flop')).toBeTruthy();
+    expect(screen.getByText('Waiting for the host to deal the flop')).toBeTruthy();
   });
 
   it('side pots: "N Pots", the showdown banner, and the winner chosen pot by pot (byPot)', async () => {
