@@ -115,6 +115,14 @@ export const table = {
   /** The host's new blinds, set during a hand (or between hands): what New Hand will post (TableFoot.tsx). */
   nextBlinds: (sb: string, bb: string) => `Next hand ${sb} / ${bb}`,
   changeBlinds: 'Change Blinds',
+  /**
+   * Ours: the footer's button for a friend who arrives once the game is under way (TableFoot.tsx): the
+   * room's code, readable from across the table, opening the invite (the lobby's code, QR and link).
+   */
+  invite: (code: string) => `Room ${code}`,
+  inviteLabel: (code: string) => `Room ${code}: invite a friend`,
+  inviteTitle: 'Invite a Friend',
+  inviteNote: 'A friend who joins now is dealt in from the next hand, once the host approves them.',
   blindsNextHand: 'New blinds apply from the next hand.',
   fold: 'Fold',
   /** Fold tapped when checking costs nothing: asked first (Table.tsx). */

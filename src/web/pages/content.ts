@@ -45,7 +45,7 @@ export const faq = {
     },
     {
       q: 'How do my friends join?',
-      a: 'Tap "Start a Game" to create a room. Friends tap "Join with Code" and type the 5-character room code, or scan the QR code shown in the lobby. The host approves each player, and a friend who arrives late can still join: once approved, they are dealt in from the next hand.',
+      a: 'Tap "Start a Game" to create a room. Friends tap "Join with Code" and type the 5-character room code, or scan the QR code shown in the lobby. The host approves each player, and a friend who arrives late can still join: the room code is at the bottom of the table (tap it for the QR code), and once approved, they are dealt in from the next hand.',
     },
     {
       q: 'Does the app deal the cards?',

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatCents } from '../../engine';
 import type { Player } from '../../engine/types';
 import type { Ack, RoomSnapshot } from '../../shared/protocol';
@@ -7,17 +7,15 @@ import { useArrivalFocus, useFocusRescue } from '../components/focus';
 import { FormError, orFailed, SlowLine, useAction } from '../components/forms';
 import { CloseIcon, GearIcon, LeaveIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
-import { ShareButtons } from '../components/ShareButtons';
 import { approvedPlayers, pendingPlayers } from '../game/view';
 import type { SendCommand } from '../net/use-room';
 import { seats as seatsText, lobby as t } from '../room-texts';
 import { common } from '../texts';
 import { ConfirmRemove } from './ConfirmRemove';
 import { PendingCard } from './PendingCard';
+import { RoomInvite } from './RoomInvite';
 import { SeatsModal } from './SeatsModal';
 import { SettingsModal } from './SettingsModal';
-
-const QrCode = lazy(() => import('../components/QrCode'));
 
 export interface LobbyProps {
   snapshot: RoomSnapshot;
@@ -55,7 +53,6 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusRescue(heading);
   useArrivalFocus(heading);
-  const joinUrl = `${origin ?? globalThis.location?.origin ?? ''}/?join=${room.roomCode}`;
   // A start the server could not carry out is the spec's 'Failed to start game. Please try again.'.
   const startGame = () => orFailed(send({ type: 'startGame' }), t.startFailed);
 
@@ -97,27 +94,7 @@ export function Lobby({ snapshot, me, send, onLeave, origin, online = true }: Lo
       {isHost ? <PendingCard snapshot={snapshot} send={send} online={online} /> : null}
 
       <section className="card code-card" aria-labelledby="room-code-label">
-        <p id="room-code-label" className="label">
-          {t.roomCode}
-        </p>
-        <p className="room-code">{room.roomCode}</p>
-        <p className="muted">{t.share}</p>
-        <div className="share">
-          <Suspense fallback={<div className="qr qr-placeholder" />}>
-            <QrCode text={joinUrl} label={t.qrLabel(room.roomCode)} />
-          </Suspense>
-          <div className="share-link">
-            <p className="label">{t.joinLink}</p>
-            <a className="join-link" href={joinUrl}>
-              {joinUrl.replace(/^https?:\/\//, '')}
-            </a>
-            <ShareButtons
-              content={{ url: joinUrl }}
-              title={t.shareTitle}
-              labels={{ copy: t.copyLink, copied: t.copied, share: t.shareLink, byHand: t.copyByHand }}
-            />
-          </div>
-        </div>
+        <RoomInvite roomCode={room.roomCode} origin={origin} labelId="room-code-label" />
       </section>
 
       <section className="card blinds-card" aria-label={t.blinds}>

@@ -66,7 +66,7 @@ describe('Table', () => {
     expect(seatRow('Cal').textContent).toBe('onlineCalBBBig blindStack $48.00Bet $2.00');
     expect(seatRow('Ana').getAttribute('aria-current')).toBe('true');
     expect(document.querySelector('.table-foot')!.textContent).toBe(
-      'Hand #1Blinds $1.00 / $2.00Change Blinds',
+      'Hand #1Blinds $1.00 / $2.00Change BlindsRoom ABCDE',
     );
   });
 
