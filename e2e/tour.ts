@@ -101,6 +101,13 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   await button(page, 'Change Blinds').click();
   await visit(host, 'blinds-at-the-table');
   await page.keyboard.press('Escape');
+  // The room's code in the footer, for a friend who arrives late: the invite, its QR code drawn.
+  await button(page, `Room ${code}: invite a friend`).click();
+  await expectVisible(
+    dialog(page, 'Invite a Friend').getByRole('img', { name: `QR code to join room ${code}` }),
+  );
+  await visit(host, 'invite-at-the-table');
+  await page.keyboard.press('Escape');
   await button(page, 'Undo').click();
   await visit(host, 'undo');
   await page.keyboard.press('Escape');
