@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Server } from 'socket.io';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionCredentials } from '../../shared/protocol';
 import {
   ANSWER_TIMEOUT_MS,
   createRoomClient,
@@ -20,6 +21,7 @@ let closeAll: (() => Promise<void>) | null = null;
 afterEach(async () => {
   await closeAll?.();
   closeAll = null;
+  vi.unstubAllGlobals();
 });
 
 /**
@@ -288,4 +290,90 @@ describe('room client', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(connections).toHaveLength(1);
   });
+
+  it('storage refused (Safari private mode): a reconnection presents the identity the server gave this page', async () => {
+    // setItem throws, as in Safari's old private mode: the credentials were never stored, and each
+    // reconnection (a Wi-Fi blip) came back as a new player: "You were removed from the game."
+    vi.stubGlobal('localStorage', browserStorage({ refuseWrites: true }));
+    const { io, url, presented } = await identityServer();
+    const sessions: string[] = [];
+    const pages = roomClients(io, url, (_, c) => sessions.push(c.playerId), 1);
+    await waitFor(() => sessions.length === 1);
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    await waitFor(() => sessions.length === 2);
+    expect(presented).toEqual([undefined, 't1']);
+    expect(sessions).toEqual(['p1', 'p1']);
+    expect(pages).toHaveLength(1);
+  });
 });
+
+/** A localStorage of the browser (in memory), whose writes may be refused (QuotaExceededError). */
+function browserStorage({ refuseWrites = false } = {}) {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => {
+      if (refuseWrites) throw new Error('QuotaExceededError');
+      items.set(key, value);
+    },
+    removeItem: (key: string) => void items.delete(key),
+  };
+}
+
+/**
+ * A server that signs players in as the app's does: a known token is the same player again, anything
+ * else a new one (p1/t1, p2/t2, …). `presented`: each handshake's token. `holdFirst`: the sessions of
+ * the first that many connections wait for `release()`, then go in order.
+ */
+async function identityServer({ holdFirst = 0 } = {}) {
+  const httpServer = createServer();
+  const io = new Server(httpServer);
+  const presented: (string | undefined)[] = [];
+  const known = new Map<string, string>();
+  const held: (() => void)[] = [];
+  let released = false;
+  io.on('connection', (socket) => {
+    const token = (socket.handshake.auth as { token?: string }).token;
+    presented.push(token);
+    const again = token === undefined ? undefined : known.get(token);
+    const n = known.size + 1;
+    const creds = again ? { playerId: again, token: token as string } : { playerId: `p${n}`, token: `t${n}` };
+    known.set(creds.token, creds.playerId);
+    const send = () => socket.emit('session', creds);
+    if (presented.length <= holdFirst && !released) held.push(send);
+    else send();
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  const release = () => {
+    released = true;
+    for (const send of held.splice(0)) send();
+  };
+  return { io, url, presented, release };
+}
+
+/** `count` room clients (a page each) of the test's server, closed after the test. */
+function roomClients(
+  io: Server,
+  url: string,
+  session: (index: number, creds: SessionCredentials) => void,
+  count: number,
+  connection: (index: number, up: boolean) => void = () => {},
+) {
+  const clients = Array.from({ length: count }, (_, i) =>
+    createRoomClient(
+      {
+        session: (c) => session(i, c),
+        room: () => {},
+        gone: () => {},
+        connection: (up) => connection(i, up),
+      },
+      { url },
+    ),
+  );
+  closeAll = async () => {
+    for (const c of clients) c.close();
+    await io.close();
+  };
+  return clients;
+}

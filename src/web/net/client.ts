@@ -92,9 +92,14 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   // Decided when the request is made: sent on a live connection (or the first one, coming up) it may
   // wait out a slow link; made while the connection is down it only waits for the reconnection.
   const ackTimeoutMs = () => (down ? offlineTimeoutMs : answerTimeoutMs);
+  // The identity the server gave this page, presented on every reconnection. Not read back from storage
+  // alone: where storage refuses writes (Safari's private mode, a full quota) nothing is stored, and each
+  // reconnection (a Wi-Fi blip) came back as a new player, "You were removed from the game.".
+  let mine: SessionCredentials | null = null;
   const socketOptions = {
-    // A function, so every reconnection presents the newest token.
-    auth: (cb: (data: object) => void) => cb({ token: storage.credentials()?.token } satisfies HandshakeAuth),
+    // A function, so every reconnection presents the current token.
+    auth: (cb: (data: object) => void) =>
+      cb({ token: (mine ?? storage.credentials())?.token } satisfies HandshakeAuth),
     // The WebSocket first, HTTP long-polling only where it cannot open (tryAllTransports). Socket.IO's
     // default opens with polling and then upgrades, which on a bad link (3 s round trip) costs ~4 more
     // round trips, and the server drops the connection when the upgrade is not done within its
@@ -128,6 +133,7 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
     events.connection(false);
   });
   socket.on('session', (creds) => {
+    mine = creds;
     storage.setCredentials(creds);
     events.session(creds);
   });
