@@ -305,6 +305,40 @@ describe('room client', () => {
     expect(sessions).toEqual(['p1', 'p1']);
     expect(pages).toHaveLength(1);
   });
+
+  it('two tabs of a phone new to the app, connected at once: both end up one player, the first one stored', async () => {
+    // The join link tapped twice: both tabs shake hands before either has credentials to show, and the
+    // server makes two players. The one stored last was kept, so the tab that joined with the other
+    // lost its seat on its next reload or reconnection.
+    const store = browserStorage();
+    vi.stubGlobal('localStorage', store);
+    // Both handshakes are in before either page hears its session.
+    const { io, url, presented, release } = await identityServer({ holdFirst: 2 });
+    const sessions: [number, string][] = [];
+    const seen: [number, boolean][] = [];
+    roomClients(
+      io,
+      url,
+      (i, c) => sessions.push([i, c.playerId]),
+      2,
+      (i, up) => seen.push([i, up]),
+    );
+    await waitFor(() => presented.length === 2);
+    release();
+    await waitFor(() => sessions.length === 2);
+    // The second page takes the identity the first one stored, and tells the app only that one.
+    expect(presented).toEqual([undefined, undefined, 't1']);
+    expect(sessions).toEqual([
+      [0, 'p1'],
+      [1, 'p1'],
+    ]);
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p1', token: 't1' });
+    // The switch is not a lost connection: no "Reconnecting…".
+    expect(seen).toEqual([
+      [0, true],
+      [1, true],
+    ]);
+  });
 });
 
 /** A localStorage of the browser (in memory), whose writes may be refused (QuotaExceededError). */

@@ -96,10 +96,16 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   // alone: where storage refuses writes (Safari's private mode, a full quota) nothing is stored, and each
   // reconnection (a Wi-Fi blip) came back as a new player, "You were removed from the game.".
   let mine: SessionCredentials | null = null;
+  // The token the current handshake presented (a new identity answers it when it is missing or unknown).
+  let presented: string | undefined;
+  // Set while this page reconnects to take the identity another tab stored: no "Reconnecting…" for it.
+  let adopting = false;
   const socketOptions = {
     // A function, so every reconnection presents the current token.
-    auth: (cb: (data: object) => void) =>
-      cb({ token: (mine ?? storage.credentials())?.token } satisfies HandshakeAuth),
+    auth: (cb: (data: object) => void) => {
+      presented = (mine ?? storage.credentials())?.token;
+      cb({ token: presented } satisfies HandshakeAuth);
+    },
     // The WebSocket first, HTTP long-polling only where it cannot open (tryAllTransports). Socket.IO's
     // default opens with polling and then upgrades, which on a bad link (3 s round trip) costs ~4 more
     // round trips, and the server drops the connection when the upgrade is not done within its
@@ -120,19 +126,37 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
 
   socket.on('connect', () => {
     down = false;
-    events.connection(true);
+    if (!adopting) events.connection(true);
   });
   socket.on('disconnect', () => {
+    if (adopting) return;
     down = true;
     events.connection(false);
   });
   // A first connection that fails never connected, so no 'disconnect' comes: say "Reconnecting…"
   // while socket.io keeps trying, rather than a spinner that never explains itself.
   socket.on('connect_error', () => {
+    // A reconnection to take another tab's identity that fails is a lost connection like any other.
+    adopting = false;
     down = true;
     events.connection(false);
   });
   socket.on('session', (creds) => {
+    adopting = false;
+    // A new player made for this page (it had no token, or one the server no longer takes) while
+    // another tab of this browser stored its own meanwhile: two tabs of a phone new to the app, opened
+    // at once (the join link tapped twice), each shook hands with nothing stored. Each then stored its
+    // own, the last one kept, and the tab that joined with the other lost its seat on its next reload.
+    // The first one stored is the browser's player: this page reconnects as it, and the app never hears
+    // of the other (nothing was done with it).
+    const stored = storage.credentials();
+    const issued = creds.token !== presented;
+    if (issued && stored !== null && stored.token !== presented && stored.token !== creds.token) {
+      mine = stored;
+      adopting = true;
+      socket.disconnect().connect();
+      return;
+    }
     mine = creds;
     storage.setCredentials(creds);
     events.session(creds);
