@@ -113,6 +113,17 @@ export const notices = {
     'You left the game. Your phone is offline, so the table will see you go once it is back online.',
 };
 
+/**
+ * A join link opened on a phone that shows another room (ours): the seat it has stays on screen, and
+ * the link waits until the player leaves that game (Home.tsx).
+ */
+export const joinLink = {
+  label: 'Join link',
+  seated: (link: string, current: string) =>
+    `This link is for game ${link}. You are still in game ${current}: leave it first to join the other one.`,
+  afterResults: (link: string) => `This link is for game ${link}. Tap Back to Home to join it.`,
+};
+
 export const pages = {
   back: 'Back',
   startCta: 'Start a Game',

@@ -44,6 +44,75 @@ describe('Home: a join link while the last game is over', () => {
   });
 });
 
+/** Seated in `initial`'s room as ben; Leave takes the phone home. */
+function Seated({ initial }: { initial: RoomSnapshot }) {
+  const [snap, setSnap] = useState<RoomSnapshot | null>(initial);
+  return (
+    <HomeView
+      api={roomApi({
+        snapshot: snap,
+        playerId: 'ben',
+        leave: async () => {
+          setSnap(null);
+          return { ok: true, data: null };
+        },
+      })}
+    />
+  );
+}
+
+describe('Home: a join link to another room while seated in one', () => {
+  // Bob sits in Ann's lobby (ABCDE) and taps the link Cat sent for her room. Before, the phone showed
+  // Ann's lobby and dropped the link without a word: Bob could not tell why he was not in Cat's game.
+  it('the seat stays on screen, the phone says the link is for another game, and leaving opens its join form', async () => {
+    const seated = snapshot(lobby(['Ana', 'Ben']));
+    await act(async () =>
+      render(
+        <MemoryRouter initialEntry="/?join=newco">
+          <Seated initial={seated} />
+        </MemoryRouter>,
+      ),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Game Lobby' });
+    const line = screen.getByRole('status', { name: 'Join link' });
+    expect(line.textContent).toContain('This link is for game NEWCO. You are still in game ABCDE');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave room' })));
+    const dialog = screen.getByRole('dialog', { name: 'Join a Game' });
+    expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('NEWCO');
+  });
+
+  it('Dismiss keeps the seat and forgets the link; a link to the room the phone is in says nothing', async () => {
+    const seated = snapshot(lobby(['Ana', 'Ben']));
+    const { unmount } = render(
+      <MemoryRouter initialEntry="/?join=NEWCO">
+        <Seated initial={seated} />
+      </MemoryRouter>,
+    );
+    const line = screen.getByRole('status', { name: 'Join link' });
+    await act(async () => fireEvent.click(within(line).getByRole('button', { name: 'Dismiss' })));
+    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave room' })));
+    expect(screen.queryByRole('dialog', { name: 'Join a Game' })).toBeNull();
+    unmount();
+    render(
+      <MemoryRouter initialEntry="/?join=ABCDE">
+        <Seated initial={seated} />
+      </MemoryRouter>,
+    );
+    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+  });
+
+  it('on the last game\'s results the link waits for "Back to Home", and says so', () => {
+    render(
+      <MemoryRouter initialEntry="/?join=NEWCO">
+        <Harness initial={ended} />
+      </MemoryRouter>,
+    );
+    const line = screen.getByRole('status', { name: 'Join link' });
+    expect(line.textContent).toContain('This link is for game NEWCO. Tap Back to Home to join it.');
+  });
+});
+
 describe('Home: back from a lost connection', () => {
   const noConnection = {
     ok: false,

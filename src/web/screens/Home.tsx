@@ -6,8 +6,9 @@ import { reloadForNewBuild } from '../net/new-build';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
 import { useSearchParams } from '../router';
-import { common } from '../texts';
+import { common, joinLink } from '../texts';
 import { Landing } from './Landing';
+import { normaliseRoomCode } from './RoomForms';
 
 // The in-room screens are split from the landing's first load; a browser that sits in a room
 // (remembered code) starts fetching them at once, in parallel with the socket's handshake.
@@ -90,12 +91,18 @@ export function HomeView({ api }: { api: RoomApi }) {
   const joinCode = params.get('join');
   const { snapshot, playerId } = api;
 
-  // A join link has done its job once we sit in a room. A game that is over is no seat: a link to
+  // A join link has done its job once we sit in its room. A game that is over is no seat: a link to
   // the next game (scanned while this phone still shows the last results) waits for "Back to Home".
+  // A link to another room than the one this phone sits in waits too, and says so: Bob, seated in
+  // Ann's lobby, tapped the link Cat sent for hers and saw Ann's lobby, the link dropped without a
+  // word. Joining Cat's room as he is would leave his seat at Ann's behind, taken and offline; he
+  // leaves it first (or dismisses the link), and then the join form opens with Cat's code.
   const seated = !!snapshot && snapshot.room.status !== 'ENDED';
+  const linked = joinCode === null ? '' : normaliseRoomCode(joinCode);
+  const elsewhere = snapshot !== null && linked !== '' && linked !== snapshot.room.roomCode;
   useEffect(() => {
-    if (seated && params.has('join')) setParams({}, { replace: true });
-  }, [seated, params, setParams]);
+    if (seated && !elsewhere && params.has('join')) setParams({}, { replace: true });
+  }, [seated, elsewhere, params, setParams]);
 
   // A new screen opens at its top (the session-33 review: the page kept the lobby's scroll, so the table
   // opened with its stage cut off, and the game over on Rankings, the settlements above the screen).
@@ -168,6 +175,18 @@ export function HomeView({ api }: { api: RoomApi }) {
           </>
         ) : null}
       </div>
+      {snapshot && elsewhere ? (
+        <div className="notice link-notice" role="status" aria-label={joinLink.label}>
+          <p>{seated ? joinLink.seated(linked, snapshot.room.roomCode) : joinLink.afterResults(linked)}</p>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => setParams({}, { replace: true })}
+          >
+            {common.dismiss}
+          </button>
+        </div>
+      ) : null}
       <OnlineContext.Provider value={online}>
         <Suspense fallback={api.resuming ? resumingScreen : loadingScreen}>{screen}</Suspense>
       </OnlineContext.Provider>

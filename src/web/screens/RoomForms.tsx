@@ -28,7 +28,7 @@ const cleanCode = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '')
  * (one with a digit first, the last such). The field has no maxLength: the browser would cut a pasted
  * " F2EZ8" or "F2E-Z8" to 5 characters before this drops the space or the dash.
  */
-function normaliseRoomCode(text: string): string {
+export function normaliseRoomCode(text: string): string {
   const link = /[?&]join=([A-Za-z0-9]+)/.exec(text);
   const source = (link?.[1] ?? text).toUpperCase();
   const letters = cleanCode(source);
