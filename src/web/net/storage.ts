@@ -74,6 +74,8 @@ export const storage = {
   credentials: (): SessionCredentials | null => readJson(KEYS.credentials, isCredentials),
   setCredentials: (creds: SessionCredentials): void => write(KEYS.credentials, JSON.stringify(creds)),
   roomCode: (): string | null => read(KEYS.roomCode),
+  /** Whether a 'storage' event's key is the room code's (another tab entered or forgot a room). */
+  isRoomCodeKey: (key: string | null): boolean => key === KEYS.roomCode,
   setRoomCode: (code: string | null): void => write(KEYS.roomCode, code),
   /** A room left while offline, whose leave is still to be sent (use-room.ts). */
   owedLeave: (): string | null => read(KEYS.owedLeave),

@@ -125,6 +125,37 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toBe(snap);
   });
 
+  // The tabs audit: Dan had the app open on its landing in one tab and joined Ann's room from another.
+  // The first tab went on offering Start a Game, and a room created there made Dan a player of two
+  // rooms at once, the tabs then writing each its own room over the other's in storage.
+  it("a tab on the landing goes to the room another tab of this browser entered (the 'storage' event)", async () => {
+    const { client, factory, emit } = fakeClient({ ok: true, data: snap });
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 't' });
+    });
+    expect(result.current.snapshot).toBeNull();
+    const stored = (key: string, value: string | null) => {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+      window.dispatchEvent(new StorageEvent('storage', { key, newValue: value }));
+    };
+    // Another key, or the room forgotten: nothing to go to.
+    await act(async () => {
+      stored('chipless.lastResults', JSON.stringify({ code: 'XYZWV', at: Date.now() }));
+      stored('chipless.roomCode', null);
+    });
+    expect(client.resume).not.toHaveBeenCalled();
+    await act(async () => stored('chipless.roomCode', 'ABCDE'));
+    expect(client.resume).toHaveBeenCalledWith('ABCDE');
+    expect(result.current.snapshot).toBe(snap);
+    // A tab that shows a room stays in it: the other tab's room is the other tab's.
+    await act(async () => stored('chipless.roomCode', 'QWERT'));
+    expect(client.resume).toHaveBeenCalledTimes(1);
+    expect(result.current.snapshot).toBe(snap);
+  });
+
   it('goes home with a notice when the remembered room cannot be resumed', async () => {
     localStorage.setItem('chipless.roomCode', 'ABCDE');
     const { factory, emit } = fakeClient({ ok: false, error: 'Room not found' });

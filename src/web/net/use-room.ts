@@ -330,10 +330,27 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       setResuming(true);
       if (onlineRef.current) resumeRemembered(stored);
     };
+    // Another tab of this browser entered a room (the same player: identity and room are shared) while
+    // this one shows the landing: this one goes there too. Left on the landing, it offered Start a Game
+    // and Join with Code to a seated player, and a room created there made one player a member of two
+    // rooms, the tabs then writing each its own over the other's in storage (the tabs audit). A tab
+    // that shows a room stays in it: what the other tab does with its own room is not this one's.
+    const onStorage = (event: StorageEvent) => {
+      if (!storage.isRoomCodeKey(event.key) || codeRef.current !== null) return;
+      const stored = storage.roomCode();
+      if (stored === null) return;
+      clearTimeout(retry);
+      codeRef.current = stored;
+      setNotice(null);
+      setResuming(true);
+      if (onlineRef.current) resumeRemembered(stored);
+    };
     window.addEventListener('pageshow', onPageShow);
+    window.addEventListener('storage', onStorage);
     return () => {
       closed = true;
       window.removeEventListener('pageshow', onPageShow);
+      window.removeEventListener('storage', onStorage);
       resumeRef.current = null;
       clearTimeout(retry);
       clearTimeout(gapTimerRef.current);
