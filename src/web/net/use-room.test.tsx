@@ -412,6 +412,38 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toBeNull();
   });
 
+  // The tabs audit: Ben's old tab still showed last game's results while his new tab had joined
+  // tonight's room; "Back to Home" in the old tab removed tonight's room from storage, and the new tab
+  // came back to the landing on its next reload.
+  it('going home, or told the room is gone, forgets only the room this tab had in storage', async () => {
+    const { factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    // Another tab of this browser enters QWERT meanwhile.
+    localStorage.setItem('chipless.roomCode', 'QWERT');
+    act(() => result.current.goHome());
+    expect(result.current.snapshot).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBe('QWERT');
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    localStorage.setItem('chipless.roomCode', 'QWERT');
+    act(() => emit().gone({ roomCode: 'ABCDE', reason: 'expired' }));
+    expect(result.current.snapshot).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBe('QWERT');
+    // Its own room is forgotten as before.
+    await act(async () => {
+      await result.current.joinRoom('ABCDE', 'Ben', 5_000);
+    });
+    await act(async () => {
+      await result.current.leave();
+    });
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+  });
+
   describe('a finished game\'s results after "Back to Home"', () => {
     const playing = snapshot(
       step(step(room, 'ana', { type: 'approve', playerId: 'ben' }), 'ana', { type: 'startGame' }),

@@ -160,9 +160,12 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     clearTimeout(gapTimerRef.current);
     gapRef.current = null;
     refetchingRef.current = false;
+    // Only this tab's room: another tab of this browser may have entered another since (tonight's room
+    // joined in a new tab while this one still showed last game's results), and its next reload would
+    // otherwise find no room.
+    if (storage.roomCode() === codeRef.current) storage.setRoomCode(null);
     codeRef.current = null;
     heldRef.current = null;
-    storage.setRoomCode(null);
     setSnapshot(null);
     setResuming(false);
   }, []);
