@@ -80,6 +80,14 @@ export const faq = {
       a: 'Yes. Your seat is kept on the server. If the connection drops, the app shows "Reconnecting…" and picks up exactly where you were.',
     },
     {
+      q: 'Can two of us play from one phone?',
+      a: "Not from the same browser: a phone's browser is one player, and every tab of it opens the same seat. The second player opens a private (incognito) tab and joins from there, or uses their own phone.",
+    },
+    {
+      q: 'My phone lost its seat. What now?',
+      a: 'Your seat is remembered by the browser you joined in, so open the game there again (your phone\'s browser rather than the one inside a chat app, if you can). If that browser has forgotten it (its data was cleared, or it was a private tab), "Name already taken" stops you from joining again under your name: the host removes your old seat, and you join again. The chips your old seat held stay in the final settlement.',
+    },
+    {
       q: 'How is the final settlement computed?',
       a: "Each player's result is their final chips minus everything they bought in for. The biggest loser pays the biggest winner, again and again, until everyone is square: each payment settles at least one player, so there are never more payments than there are players, less one.",
     },
