@@ -478,6 +478,20 @@ describe('useRoom', () => {
       expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
     });
 
+    // The tabs audit: Ben's old tab still showed last game's results while his new tab had joined
+    // tonight's room; a broadcast of the finished room (a player going home changes who is online)
+    // wrote it over tonight's in storage, and the new tab's reload opened last game's results.
+    it('a broadcast of the finished game does not write it over the room another tab entered since', async () => {
+      const { emit } = await atGameOver({ ok: true, data: over });
+      localStorage.setItem('chipless.roomCode', 'QWERT');
+      act(() => emit().room({ ...over, version: over.version + 1 }));
+      expect(localStorage.getItem('chipless.roomCode')).toBe('QWERT');
+      // Gone from storage altogether (a reload of this tab would find nothing): written again.
+      localStorage.removeItem('chipless.roomCode');
+      act(() => emit().room({ ...over, version: over.version + 2 }));
+      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    });
+
     it('a room the server no longer keeps says so, and is offered no more', async () => {
       const { result } = await atGameOver({ ok: false, error: 'Room not found' });
       act(() => result.current.goHome());

@@ -174,7 +174,13 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     codeRef.current = next.room.roomCode;
     // Written when it changed only (a read is cheap; a write is ~1 ms a broadcast on a slow phone, the
     // only app code in a late night's profile, session 34); a key another tab cleared is written again.
-    if (storage.roomCode() !== next.room.roomCode) storage.setRoomCode(next.room.roomCode);
+    // A game that is over does not take the key from a room another tab entered since: Ben's old tab on
+    // last game's results wrote it back over tonight's room on every broadcast (a player going home),
+    // and his new tab's reload opened the old results (the tabs audit). A game still on does: its seat
+    // is the one to come back to.
+    const stored = storage.roomCode();
+    if (stored !== next.room.roomCode && (stored === null || next.room.status !== 'ENDED'))
+      storage.setRoomCode(next.room.roomCode);
     const held = heldRef.current;
     const merged = mergeSnapshot(held, next);
     heldRef.current = merged.snapshot;
