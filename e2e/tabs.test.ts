@@ -104,7 +104,7 @@ describe('one phone, several rooms and tabs', () => {
     await dan.page.goto(`/?join=${codeE}`);
     await expectVisible(lobbyHeading(dan.page));
     const line = dan.page.getByRole('status', { name: 'Join link' });
-    await expectContains(line, [`This link is for game ${codeE}. You are still in game ${codeA}`]);
+    await expectContains(line, [`This link is for game ${codeE}. Leave game ${codeA} first to join it.`]);
     await expectContains(playerRow(dan.page, 'Dan'), ['(You)']);
     await button(dan.page, 'Leave room').click();
     const box = dan.page.getByRole('dialog', { name: 'Join a Game' });

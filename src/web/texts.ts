@@ -120,7 +120,7 @@ export const notices = {
 export const joinLink = {
   label: 'Join link',
   seated: (link: string, current: string) =>
-    `This link is for game ${link}. You are still in game ${current}: leave it first to join the other one.`,
+    `This link is for game ${link}. Leave game ${current} first to join it.`,
   afterResults: (link: string) => `This link is for game ${link}. Tap Back to Home to join it.`,
 };
 

@@ -75,7 +75,7 @@ describe('Home: a join link to another room while seated in one', () => {
     );
     await screen.findByRole('heading', { level: 1, name: 'Game Lobby' });
     const line = screen.getByRole('status', { name: 'Join link' });
-    expect(line.textContent).toContain('This link is for game NEWCO. You are still in game ABCDE');
+    expect(line.textContent).toContain('This link is for game NEWCO. Leave game ABCDE first to join it.');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave room' })));
     const dialog = screen.getByRole('dialog', { name: 'Join a Game' });
     expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('NEWCO');
