@@ -139,7 +139,8 @@ describe('room client', () => {
       page.dispatchEvent(Object.assign(new Event(type), { persisted }));
     const seen: boolean[] = [];
     const client = clientOf(io, { url, page }, (c) => seen.push(c));
-    await waitFor(() => open() === 1);
+    // Both ends: the server sees the connection before the client hears it is connected.
+    await waitFor(() => open() === 1 && seen.length === 1);
     // A page unloaded for good is not kept: nothing to do (the browser closes it).
     transition('pagehide', false);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -150,7 +151,7 @@ describe('room client', () => {
     expect(seen).toEqual([true, false]);
     // Forward: the page comes back, connected again, and its requests are answered.
     transition('pageshow', true);
-    await waitFor(() => open() === 1);
+    await waitFor(() => open() === 1 && seen.length === 3);
     expect(seen).toEqual([true, false, true]);
     expect(connections).toHaveLength(2);
     expect(await client.resume('ABCDE')).toEqual({ ok: false, error: 'x' });
