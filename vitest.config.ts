@@ -72,6 +72,7 @@ export default defineConfig({
           name: 'web',
           include: ['src/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          setupFiles: ['src/web/test/setup.ts'],
         },
       },
     ],
