@@ -486,10 +486,28 @@ describe('useRoom', () => {
       localStorage.setItem('chipless.roomCode', 'QWERT');
       act(() => emit().room({ ...over, version: over.version + 1 }));
       expect(localStorage.getItem('chipless.roomCode')).toBe('QWERT');
-      // Gone from storage altogether (a reload of this tab would find nothing): written again.
-      localStorage.removeItem('chipless.roomCode');
-      act(() => emit().room({ ...over, version: over.version + 2 }));
-      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    });
+
+    // Ben's two tabs both show the game over. "Back to Home" in one forgets the room; a broadcast of
+    // the finished room to the other (a friend going home changes who is online) wrote its code back
+    // into the emptied key, and the first tab, on the landing, followed it ('storage') back to the
+    // results: "Back to Home" did not stick, once for every friend who went home.
+    it('"Back to Home" in one tab sticks while another tab still shows the game over', async () => {
+      const home = await atGameOver({ ok: true, data: over });
+      const other = await atGameOver({ ok: true, data: over });
+      act(() => home.result.current.goHome());
+      expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+      home.client.resume.mockClear();
+      act(() => other.emit().room({ ...over, version: over.version + 1 }));
+      // The browser tells the other tabs of a change to the key, as it does.
+      const value = localStorage.getItem('chipless.roomCode');
+      if (value !== null)
+        await act(async () => {
+          window.dispatchEvent(new StorageEvent('storage', { key: 'chipless.roomCode', newValue: value }));
+        });
+      expect(home.client.resume).not.toHaveBeenCalled();
+      expect(home.result.current.snapshot).toBeNull();
+      expect(other.result.current.snapshot?.room.status).toBe('ENDED');
     });
 
     it('a room the server no longer keeps says so, and is offered no more', async () => {

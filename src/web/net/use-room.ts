@@ -173,13 +173,15 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const enter = useCallback((next: RoomSnapshot) => {
     codeRef.current = next.room.roomCode;
     // Written when it changed only (a read is cheap; a write is ~1 ms a broadcast on a slow phone, the
-    // only app code in a late night's profile, session 34); a key another tab cleared is written again.
-    // A game that is over does not take the key from a room another tab entered since: Ben's old tab on
-    // last game's results wrote it back over tonight's room on every broadcast (a player going home),
-    // and his new tab's reload opened the old results (the tabs audit). A game still on does: its seat
-    // is the one to come back to.
-    const stored = storage.roomCode();
-    if (stored !== next.room.roomCode && (stored === null || next.room.status !== 'ENDED'))
+    // only app code in a late night's profile, session 34). A game still on takes the key back from
+    // another tab (its seat is the one to come back to; a key another tab cleared is written again).
+    // A game that is over never does: its code is in the key already when this tab opened it (a reload,
+    // "Last Game's Results", the game ending here), so a different key is another tab's doing. Ben's
+    // old tab on last game's results wrote it back over tonight's room on every broadcast (a player
+    // going home), and his new tab's reload opened the old results (the tabs audit); written back into
+    // a key his other tab's "Back to Home" had just emptied, it sent that tab, on the landing, back to
+    // the results ('storage' below), once for every friend who went home.
+    if (storage.roomCode() !== next.room.roomCode && next.room.status !== 'ENDED')
       storage.setRoomCode(next.room.roomCode);
     const held = heldRef.current;
     const merged = mergeSnapshot(held, next);
