@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RoomSnapshot } from '../../shared/protocol';
 import type { RoomApi } from '../net/use-room';
-import { MemoryRouter } from '../router';
+import { MemoryRouter, useSearchParams } from '../router';
 import { roomApi } from '../test/room-api';
 import { lobby, snapshot, started, step } from '../test/rooms';
 import { HomeView } from './Home';
@@ -43,6 +43,14 @@ describe('Home: a join link while the last game is over', () => {
     expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('NEWCO');
   });
 });
+
+/** The page's query string as the router has it now (Where renders nothing). */
+let shownParams = '';
+function Where() {
+  const [params] = useSearchParams();
+  shownParams = params.toString();
+  return null;
+}
 
 /** Seated in `initial`'s room as ben; Leave takes the phone home. */
 function Seated({ initial }: { initial: RoomSnapshot }) {
@@ -100,6 +108,46 @@ describe('Home: a join link to another room while seated in one', () => {
       </MemoryRouter>,
     );
     expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+  });
+
+  it('a screen reader hears the notice as it shows; Dismiss leaves focus on the screen, not the page', async () => {
+    document.getElementById('announcer')?.remove();
+    const seated = snapshot(lobby(['Ana', 'Ben']));
+    await act(async () =>
+      render(
+        <MemoryRouter initialEntry="/?join=NEWCO">
+          <Seated initial={seated} />
+        </MemoryRouter>,
+      ),
+    );
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Game Lobby' });
+    await vi.waitFor(() =>
+      expect(document.getElementById('announcer')?.textContent).toBe(
+        'This link is for game NEWCO. Leave game ABCDE first to join it.',
+      ),
+    );
+    const dismiss = within(screen.getByRole('status', { name: 'Join link' })).getByRole('button', {
+      name: 'Dismiss',
+    });
+    dismiss.focus();
+    await act(async () => fireEvent.click(dismiss));
+    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    expect(document.activeElement).toBe(heading);
+  });
+
+  it('a link cut short ("?join=zz") is no link to another game: no notice, and it is dropped', async () => {
+    const seated = snapshot(lobby(['Ana', 'Ben']));
+    await act(async () =>
+      render(
+        <MemoryRouter initialEntry="/?join=zz">
+          <Seated initial={seated} />
+          <Where />
+        </MemoryRouter>,
+      ),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Game Lobby' });
+    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    expect(shownParams).toBe('');
   });
 
   it('on the last game\'s results the link waits for "Back to Home", and says so', () => {

@@ -48,6 +48,9 @@ function roomScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
   return { preload, Lazy };
 }
 
+/** A whole room code (what normaliseRoomCode keeps of a link is at most this). */
+const ROOM_CODE = /^[A-Z0-9]{5}$/;
+
 const lobbyScreen = roomScreen(() => import('./Lobby').then((m) => m.Lobby));
 const tableScreen = roomScreen(() => import('./Table').then((m) => m.Table));
 const gameOverScreen = roomScreen(() => import('./GameOver').then((m) => m.GameOver));
@@ -97,12 +100,23 @@ export function HomeView({ api }: { api: RoomApi }) {
   // Ann's lobby, tapped the link Cat sent for hers and saw Ann's lobby, the link dropped without a
   // word. Joining Cat's room as he is would leave his seat at Ann's behind, taken and offline; he
   // leaves it first (or dismisses the link), and then the join form opens with Cat's code.
+  // Only a whole code is a link to another game: "?join=zz" (a link cut short) is dropped as before.
   const seated = !!snapshot && snapshot.room.status !== 'ENDED';
   const linked = joinCode === null ? '' : normaliseRoomCode(joinCode);
-  const elsewhere = snapshot !== null && linked !== '' && linked !== snapshot.room.roomCode;
+  const elsewhere = snapshot !== null && ROOM_CODE.test(linked) && linked !== snapshot.room.roomCode;
   useEffect(() => {
     if (seated && !elsewhere && params.has('join')) setParams({}, { replace: true });
   }, [seated, elsewhere, params, setParams]);
+  const linkNotice =
+    snapshot && elsewhere
+      ? seated
+        ? joinLink.seated(linked, snapshot.room.roomCode)
+        : joinLink.afterResults(linked)
+      : null;
+  // Said as it shows, the page's first render included: its status region comes with its text (often
+  // not read), outside the screen's main, and the arrival focus goes to the screen's heading (the
+  // session-39 review).
+  useAnnounced(linkNotice, linkNotice ?? '', { onMount: true });
 
   // A new screen opens at its top (the session-33 review: the page kept the lobby's scroll, so the table
   // opened with its stage cut off, and the game over on Rankings, the settlements above the screen).
@@ -175,9 +189,9 @@ export function HomeView({ api }: { api: RoomApi }) {
           </>
         ) : null}
       </div>
-      {snapshot && elsewhere ? (
+      {linkNotice !== null ? (
         <div className="notice link-notice" role="status" aria-label={joinLink.label}>
-          <p>{seated ? joinLink.seated(linked, snapshot.room.roomCode) : joinLink.afterResults(linked)}</p>
+          <p>{linkNotice}</p>
           <button
             type="button"
             className="button ghost small"
