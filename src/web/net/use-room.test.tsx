@@ -156,6 +156,37 @@ describe('useRoom', () => {
     expect(result.current.snapshot).toBe(snap);
   });
 
+  // The session-39 review: following another tab's room is this tab's guess, not its seat. A follow
+  // the server refuses (the other tab opening Last Game's Results of a game this player left, still
+  // on) said "You were removed from the game." here, restarted that offer's clock, and cleared the
+  // other tab's room from storage.
+  it.each([
+    ['a game this player left, still on', GAME_STILL_GOING],
+    ['a room that is gone', 'Room not found'],
+  ])(
+    "a followed room the server refuses (%s): this tab stays as it was, the other tab's as it was",
+    async (_, error) => {
+      const { client, factory, emit } = fakeClient({ ok: false, error });
+      const { result } = renderHook(() => useRoom(factory));
+      await act(async () => {
+        emit().connection(true);
+        emit().session({ playerId: 'ben', token: 't' });
+      });
+      const offer = JSON.stringify({ code: 'XYZWV', at: 1_000 });
+      localStorage.setItem('chipless.lastResults', offer);
+      await act(async () => {
+        localStorage.setItem('chipless.roomCode', 'ABCDE');
+        window.dispatchEvent(new StorageEvent('storage', { key: 'chipless.roomCode', newValue: 'ABCDE' }));
+      });
+      expect(client.resume).toHaveBeenCalledWith('ABCDE');
+      expect(result.current.snapshot).toBeNull();
+      expect(result.current.resuming).toBe(false);
+      expect(result.current.notice).toBeNull();
+      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+      expect(localStorage.getItem('chipless.lastResults')).toBe(offer);
+    },
+  );
+
   it('goes home with a notice when the remembered room cannot be resumed', async () => {
     localStorage.setItem('chipless.roomCode', 'ABCDE');
     const { factory, emit } = fakeClient({ ok: false, error: 'Room not found' });

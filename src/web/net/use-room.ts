@@ -132,6 +132,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const [lastResults, setLastResults] = useState<string | null>(freshLastResults);
   /** Asks for the room now (the effect's resumeRemembered, while connected). */
   const resumeRef = useRef<((code: string) => void) | null>(null);
+  /** The room this tab is asking for because another tab entered it (onStorage), until it is in. */
+  const followedRef = useRef<string | null>(null);
   /** The room whose results "Last Game's Results" last asked for (openLastResults). */
   const openingResultsRef = useRef<string | null>(null);
   /** The finished game offered again is `code`, and the server no longer has it: no more offer. */
@@ -171,6 +173,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   }, []);
 
   const enter = useCallback((next: RoomSnapshot) => {
+    // In a room: a follow under way (onStorage) is over, whichever room this is.
+    followedRef.current = null;
     codeRef.current = next.room.roomCode;
     // Written when it changed only (a read is cheap; a write is ~1 ms a broadcast on a slow phone, the
     // only app code in a late night's profile, session 34). A game still on takes the key back from
@@ -251,6 +255,14 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
           (serverHiccup && serverFailures <= RESUME_SERVER_RETRIES)
         ) {
           retry = setTimeout(() => resumeRemembered(code), RESUME_RETRY_MS);
+        } else if (followedRef.current === code) {
+          // Another tab's room, followed (onStorage), that this tab cannot enter: the guess was wrong,
+          // nothing more. No notice, no offer of results, and the other tab's room stays in storage
+          // (forget would clear it). The session-39 review: "You were removed from the game." here
+          // when the other tab opened the results of a game this player had left.
+          followedRef.current = null;
+          codeRef.current = null;
+          setResuming(false);
         } else if (res.error === GAME_STILL_GOING) {
           // A game this player left, or was removed from, that is still on. Asked for its results
           // ("Last Game's Results"): not yet. Asked for the seat (a phone that slept through its
@@ -336,6 +348,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       refetchingRef.current = false;
       heldRef.current = null;
       codeRef.current = stored;
+      followedRef.current = null;
       setSnapshot(null);
       setNotice(null);
       setResuming(true);
@@ -352,6 +365,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       if (stored === null) return;
       clearTimeout(retry);
       codeRef.current = stored;
+      followedRef.current = stored;
       setNotice(null);
       setResuming(true);
       if (onlineRef.current) resumeRemembered(stored);
