@@ -70,10 +70,37 @@ describe('useTurnBuzz', () => {
     expect(buzzes).toHaveLength(2);
   });
 
-  it('buzzes on a page opened (or reloaded) during the turn: the player is told it is theirs', () => {
+  it('buzzes on a page opened during the turn where the browser does not say whether it was tapped', () => {
+    expect('userActivation' in navigator).toBe(false);
     renderHook(() => useTurnBuzz(true));
     expect(buzzes).toEqual([[120, 60, 120]]);
   });
+
+  // The monkey audit (session 39): a phone reloaded (or opened again) on its turn called vibrate before
+  // any tap; Chromium refuses it and logs a console error ("Blocked call to navigator.vibrate because
+  // user hasn't tapped on the frame or any embedded frame yet").
+  it.each([
+    [false, 0],
+    [true, 1],
+  ])(
+    'a page whose userActivation.hasBeenActive is %s buzzes %i time(s) as its turn comes',
+    (active, times) => {
+      Object.defineProperty(navigator, 'userActivation', {
+        configurable: true,
+        value: { hasBeenActive: active, isActive: false },
+      });
+      try {
+        const { rerender } = renderHook(({ myTurn }) => useTurnBuzz(myTurn), {
+          initialProps: { myTurn: true },
+        });
+        rerender({ myTurn: false });
+        rerender({ myTurn: true });
+        expect(buzzes).toHaveLength(2 * times);
+      } finally {
+        Reflect.deleteProperty(navigator, 'userActivation');
+      }
+    },
+  );
 
   it('a browser that throws (no user gesture yet) or has no vibration changes nothing', () => {
     let calls = 0;

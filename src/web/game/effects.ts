@@ -1,6 +1,10 @@
 import { useEffect, useRef } from 'react';
 
-/** A short buzz when it becomes this player's turn (where the phone supports it). */
+/**
+ * A short buzz when it becomes this player's turn (where the phone supports it). Not before the page
+ * has had a tap (a phone reloaded or opened again on its turn): Chromium refuses a vibration then and
+ * logs a console error for it; the highlight is enough (the monkey audit, session 39).
+ */
 export function useTurnBuzz(myTurn: boolean): void {
   const was = useRef(false);
   useEffect(() => {
@@ -8,7 +12,8 @@ export function useTurnBuzz(myTurn: boolean): void {
       myTurn &&
       !was.current &&
       typeof navigator !== 'undefined' &&
-      typeof navigator.vibrate === 'function'
+      typeof navigator.vibrate === 'function' &&
+      navigator.userActivation?.hasBeenActive !== false
     ) {
       try {
         navigator.vibrate([120, 60, 120]);
