@@ -97,3 +97,26 @@ describe('Back and Forward with the back/forward cache on', () => {
     await eventually(async () => expect(new URL(eve.page.url()).host).toBe(new URL(chat()).host));
   });
 });
+
+describe('a page of the app that cannot load while the phone is offline', () => {
+  it('the FAQ tapped offline: the error screen says the page reloads once back online, and it does, into the FAQ', async () => {
+    // A phone of its own: nothing of the FAQ's code in its cache (the monkey audit, session 39).
+    const fay = await chipless.openPhone('Fay');
+    const { page } = fay;
+    await page.goto('/');
+    await expectVisible(button(page, 'Start a Game'));
+    // Gone with the document: tells a reload from the app's own navigation.
+    const marked = () => page.evaluate(() => 'e2eMark' in window);
+    await page.evaluate(() => Object.assign(window, { e2eMark: true }));
+    await fay.context.setOffline(true);
+    await page.locator('.landing-links').getByRole('link', { name: 'FAQ' }).click();
+    await expectContains(page.getByRole('alert'), [
+      'the page reloads by itself once the phone is back online',
+    ]);
+    expect(await marked()).toBe(true);
+    await fay.context.setOffline(false);
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }));
+    expect(await marked(), 'reloaded').toBe(false);
+    expect(new URL(page.url()).pathname).toBe('/faq');
+  });
+});

@@ -26,6 +26,8 @@ export const common = {
   slowConnection: 'Slow connection, still sending. No need to tap again.',
   crashedTitle: 'Something went wrong',
   crashedText: 'Your seat is safe. Reload to pick up where you left off.',
+  /** Ours, under it while the phone is offline (ErrorBoundary.tsx): a reload then shows the browser's error page. */
+  crashedOffline: 'No connection right now: the page reloads by itself once the phone is back online.',
   reload: 'Reload',
   dismiss: 'Dismiss',
   host: 'Host',
