@@ -187,6 +187,47 @@ describe('useRoom', () => {
     },
   );
 
+  // The server says 'gone' before it refuses a resume of a room it no longer has (not_found) or one
+  // the player is not in (removed): the follow was then still dropped with "Your previous game is no
+  // longer available." or "You were removed from the game.", and the other tab's room cleared from
+  // storage (the session-39 second review; the test above answers the refusal alone).
+  it.each([
+    ['not_found', 'Room not found'],
+    ['removed', 'You are not in this room'],
+  ] as const)(
+    "a followed room the server says 'gone' (%s) before refusing: dropped as quietly",
+    async (reason, error) => {
+      const { client, factory, emit } = fakeClient();
+      client.resume.mockImplementation(async (): Promise<Ack<RoomSnapshot>> => {
+        emit().gone({ roomCode: 'ABCDE', reason });
+        return { ok: false, error };
+      });
+      // This player left ABCDE during the game: its results are offered once it ends.
+      localStorage.setItem(
+        'chipless.lastResults',
+        JSON.stringify({ code: 'ABCDE', at: Date.now(), departed: true }),
+      );
+      const { result } = renderHook(() => useRoom(factory));
+      await act(async () => {
+        emit().connection(true);
+        emit().session({ playerId: 'ben', token: 't' });
+      });
+      await act(async () => {
+        localStorage.setItem('chipless.roomCode', 'ABCDE');
+        window.dispatchEvent(new StorageEvent('storage', { key: 'chipless.roomCode', newValue: 'ABCDE' }));
+      });
+      expect(client.resume).toHaveBeenCalledWith('ABCDE');
+      expect(result.current.resuming).toBe(false);
+      expect(result.current.notice).toBeNull();
+      expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+      expect(result.current.lastResults).toBe('ABCDE');
+      // The follow is over: this tab's own request for the room, refused, is said as ever.
+      client.resume.mockResolvedValue({ ok: false, error: GAME_STILL_GOING });
+      await act(async () => result.current.openLastResults());
+      expect(result.current.notice).toBe(GAME_STILL_GOING);
+    },
+  );
+
   it('goes home with a notice when the remembered room cannot be resumed', async () => {
     localStorage.setItem('chipless.roomCode', 'ABCDE');
     const { factory, emit } = fakeClient({ ok: false, error: 'Room not found' });

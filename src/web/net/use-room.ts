@@ -311,6 +311,16 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       gone: ({ roomCode, reason }) => {
         if (roomCode === leavingRef.current) return;
         if (roomCode !== codeRef.current) return;
+        // A followed room (onStorage): the server says 'gone' before it refuses a resume of a room it no
+        // longer has (not_found) or one this player is not in (removed), so the refusal found the follow
+        // already dropped, with a notice and the other tab's room cleared from storage. Dropped as
+        // quietly as the refusal drops it (resumeRemembered).
+        if (followedRef.current === roomCode) {
+          followedRef.current = null;
+          codeRef.current = null;
+          setResuming(false);
+          return;
+        }
         // The host's own other tab: they ended the session themselves, nothing to tell them.
         const byMe = reason === 'deleted' && heldRef.current?.room.hostId === playerIdRef.current;
         // Removed from the table (or left from another tab) during the game: its results stay theirs.
