@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { ROOM_CODE_LENGTH } from '../../shared/limits';
 import { screenCovered, useAnnounced } from '../components/announcer';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
@@ -49,7 +50,7 @@ function roomScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
 }
 
 /** A whole room code (what normaliseRoomCode keeps of a link is at most this). */
-const ROOM_CODE = /^[A-Z0-9]{5}$/;
+const ROOM_CODE = new RegExp(`^[A-Z0-9]{${ROOM_CODE_LENGTH}}$`);
 
 const lobbyScreen = roomScreen(() => import('./Lobby').then((m) => m.Lobby));
 const tableScreen = roomScreen(() => import('./Table').then((m) => m.Table));
