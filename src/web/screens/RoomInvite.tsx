@@ -36,7 +36,7 @@ interface Props {
 }
 
 /** The join link of a room: `/?join=CODE` on `origin` (the page's own by default). */
-export function joinUrlOf(roomCode: string, origin?: string): string {
+function joinUrlOf(roomCode: string, origin?: string): string {
   return `${origin ?? globalThis.location?.origin ?? ''}/?join=${roomCode}`;
 }
 
