@@ -80,7 +80,7 @@ export function TableFoot({ room, isHost, send, origin }: Props) {
           ) : null}
           <button
             type="button"
-            className="button secondary small foot-button room-button"
+            className="button secondary small foot-button"
             aria-haspopup="dialog"
             aria-label={t.inviteLabel(room.roomCode)}
             onClick={() => setEditing('invite')}
