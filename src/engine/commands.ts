@@ -14,6 +14,7 @@ import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
 import { tableActivity } from './room';
+import { seatLink } from './seat-link';
 import { arrangeSeats, sitOut } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
@@ -64,6 +65,8 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return arrangeSeats(d, actorId, command.playerIds);
     case 'sitOut':
       return sitOut(d, actorId, command.away, command.playerId);
+    case 'seatLink':
+      return seatLink(d, actorId, command.playerId, command.online);
     default:
       return unknownCommand(command);
   }

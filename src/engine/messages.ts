@@ -70,6 +70,10 @@ export const MSG = {
   onlyHostMakeHost: 'Only the host can hand over the host role',
   alreadyHost: 'You are already the host',
   makeHostNotSeated: 'Only a player at the table can become the host',
+  // Moving a seat to a new phone (the engine's own; seat-link.ts)
+  onlyHostSeatLink: 'Only the host can move a seat to a new phone',
+  seatLinkOwnSeat: 'Your own seat is on this phone',
+  seatLinkNotSeated: 'Only a player at the table can be moved to a new phone',
   claimHostNotPlaying: 'Taking over as host is only possible during a game',
   hostNotAway: 'The host can be replaced only after the table has waited 3 minutes for them',
 
@@ -164,4 +168,9 @@ export function actForTooSoon(name: string): string {
  */
 export function hostTakenBy(name: string): string {
   return `${name} has just taken over as host. Nothing was done.`;
+}
+
+/** seatLink refused: the player's phone is connected (seat-link.ts). */
+export function seatLinkStillHere(name: string): string {
+  return `${name}'s phone is still connected. Nothing was done.`;
 }

@@ -260,7 +260,12 @@ export type Command =
    * Sit out from the next hand, or come back (`away: false`): a player for themself, the host for
    * anyone at the table (`playerId`; seating.ts sitOut).
    */
-  | { type: 'sitOut'; away: boolean; playerId?: string };
+  | { type: 'sitOut'; away: boolean; playerId?: string }
+  /**
+   * The host asks for a link that moves `playerId`'s seat to a new phone, their own being away
+   * (seat-link.ts). `online` as for actFor. The server answers it with the link (socket-gateway.ts).
+   */
+  | { type: 'seatLink'; playerId: string; online?: readonly string[] };
 
 /** What happened. Amounts in cents. Names are copied in so a log line survives the player leaving. */
 export type GameEvent =
@@ -311,6 +316,8 @@ export type GameEvent =
   | { type: 'seatsArranged'; playerIds: string[]; names: string[] }
   /** A player sits out from the next hand, or is back (seating.ts sitOut); `byHost` when the host did it. */
   | { type: 'sitOutChanged'; playerId: string; name: string; away: boolean; byHost?: true }
+  /** The host made a link moving the player's seat to a new phone (seat-link.ts). */
+  | { type: 'seatLinkMade'; playerId: string; name: string }
   /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
   | {
       type: 'hostChanged';

@@ -56,6 +56,7 @@ const KEEPS_UNDO: Partial<Record<Command['type'], GameEvent['type']>> = {
   sitOut: 'sitOutChanged',
   leave: 'playerLeft',
   remove: 'playerRemoved',
+  seatLink: 'seatLinkMade',
 };
 const KEPT_EVENTS: ReadonlySet<GameEvent['type']> = new Set(Object.values(KEEPS_UNDO));
 

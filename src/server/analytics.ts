@@ -87,6 +87,7 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
       case 'hostChanged':
       case 'seatsArranged':
       case 'sitOutChanged':
+      case 'seatLinkMade':
         break;
       default: {
         const unknown: never = event;

@@ -12,7 +12,7 @@ import { KeyedRateLimiter } from './rate-limit';
 import { SOMETHING_WENT_WRONG } from './room-service';
 import type { ChiplessSocket } from './socket-gateway';
 
-const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command']);
+const EVENTS = new Set<string>(['createRoom', 'joinRoom', 'resume', 'command', 'seatLink', 'claimSeat']);
 
 /** JSON size of a message's arguments (the ack function excluded); Infinity when it cannot be measured. */
 function messageBytes(args: unknown[]): number {

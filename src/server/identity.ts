@@ -4,7 +4,7 @@
  * sharing SESSION_SECRET accepts the same tokens. The player id is the spec's authenticated user id.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { PLAYER_ID_PATTERN } from '../shared/limits';
+import { PLAYER_ID_PATTERN, ROOM_CODE_LENGTH } from '../shared/limits';
 import type { SessionCredentials } from '../shared/protocol';
 
 /** Issues and verifies session tokens with one secret. */
@@ -15,13 +15,34 @@ export interface Identity {
   issue(): SessionCredentials;
   /** Credentials for a known player id (the same token every time). */
   credentialsFor(playerId: string): SessionCredentials;
+  /**
+   * A seat link's token (the engine's seatLink): `<roomCode>.<playerId>.<expires>.<signature>`,
+   * `expires` in whole seconds since the epoch, the signature HMAC-SHA256(secret, "seat|" + the rest).
+   * Stateless like the session tokens, so any process sharing the secret reads it; the prefix and the
+   * `|` (never in a player id) keep it from ever being a session token's signature.
+   */
+  seatLink(roomCode: string, playerId: string, expiresAtMs: number): string;
+  /** The room and player a seat link names, or why it names none (`now` in ms). */
+  readSeatLink(seat: unknown, now: number): { roomCode: string; playerId: string } | 'invalid' | 'expired';
 }
+
+const SEAT_LINK = new RegExp(
+  `^([A-Z0-9]{${ROOM_CODE_LENGTH}})\\.([A-Za-z0-9-]{1,64})\\.([0-9]{1,13})\\.([A-Za-z0-9_-]{43})$`,
+);
 
 const MAX_TOKEN_LENGTH = 256;
 
 /** An Identity signing with `secret`. */
 export function createIdentity(secret: string): Identity {
   const sign = (playerId: string) => createHmac('sha256', secret).update(playerId).digest();
+  const signSeat = (body: string) =>
+    createHmac('sha256', secret).update(`seat|${body}`).digest().toString('base64url');
+  /** The text of `given` and `expected` compared in constant time (see verify on why not the bytes). */
+  const same = (given: string, expected: string) => {
+    const a = Buffer.from(given, 'utf8');
+    const b = Buffer.from(expected, 'utf8');
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
 
   const credentialsFor = (playerId: string): SessionCredentials => ({
     playerId,
@@ -38,12 +59,28 @@ export function createIdentity(secret: string): Identity {
       // The signature's text is compared, not its decoding: Node's base64url decoder skips characters
       // outside the alphabet and padding, and ignores the last character's 2 unused bits, so many
       // strings decode to the same bytes. Only the exact token issued is that player's.
-      const given = Buffer.from(token.slice(dot + 1), 'utf8');
-      const expected = Buffer.from(sign(playerId).toString('base64url'), 'utf8');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-      return playerId;
+      return same(token.slice(dot + 1), sign(playerId).toString('base64url')) ? playerId : null;
     },
     issue: () => credentialsFor(randomUUID()),
     credentialsFor,
+    seatLink(roomCode, playerId, expiresAtMs) {
+      const body = `${roomCode}.${playerId}.${Math.ceil(expiresAtMs / 1000)}`;
+      return `${body}.${signSeat(body)}`;
+    },
+    readSeatLink(seat, now) {
+      if (typeof seat !== 'string') return 'invalid';
+      const m = SEAT_LINK.exec(seat);
+      if (m === null) return 'invalid';
+      const [, roomCode, playerId, expires, signature] = m as unknown as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      if (!same(signature, signSeat(`${roomCode}.${playerId}.${expires}`))) return 'invalid';
+      if (Number(expires) * 1000 <= now) return 'expired';
+      return { roomCode, playerId };
+    },
   };
 }

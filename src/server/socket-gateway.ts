@@ -1,5 +1,5 @@
 /**
- * The Socket.IO side: identity on connection, the four handlers and presence, over the Rooms port
+ * The Socket.IO side: identity on connection, the handlers and presence, over the Rooms port
  * (rooms.ts: the room service on this thread or on the room thread). What a message passes first (a
  * known event, its size, its schema, the rate limits) is gateway-admission.ts. Rules live in the engine
  * and ordering in the rooms' queues; this file only translates.
@@ -16,10 +16,23 @@ import {
   type ClientToServerEvents,
   GAME_STILL_GOING,
   JOIN_ROOM_NOT_FOUND,
+  SEAT_LINK_EXPIRED,
+  SEAT_LINK_GONE,
+  SEAT_LINK_IN_USE,
+  SEAT_LINK_INVALID,
+  type SeatClaim,
+  type SeatLinkResponse,
   type ServerToClientEvents,
   TOO_MANY_REQUESTS,
 } from '../shared/protocol';
-import { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from '../shared/schemas';
+import {
+  claimSeatSchema,
+  createRoomSchema,
+  joinRoomSchema,
+  resumeSchema,
+  roomCommandSchema,
+  seatLinkSchema,
+} from '../shared/schemas';
 import { type Broadcaster, playerRoom } from './broadcaster';
 import type { Config } from './config';
 import { createAdmission } from './gateway-admission';
@@ -69,6 +82,12 @@ export function isRoomCode(name: string): boolean {
  * keep a lobby a minute alive for ever (session 33's audit). Joining one more drops the earliest.
  */
 export const MAX_ROOMS_PER_SOCKET = 4;
+
+/**
+ * How long a seat link works (the engine's seatLink): enough for the host to hand the link over and
+ * the player to find a phone and open it; a link photographed or forwarded stops working soon after.
+ */
+export const SEAT_LINK_TTL_MS = 15 * 60 * 1000;
 
 /** A room's phones are told of presence changes at most this often (presence-throttle.ts). */
 export const PRESENCE_TOLD_EVERY_MS = 1_000;
@@ -287,6 +306,23 @@ export function attachGateway(deps: GatewayDeps): () => void {
     subscribe(socket, req.roomCode),
   );
 
+  /**
+   * Before a command from a socket not subscribed to the room: a lookup, charged when it finds no room
+   * or a room without the sender (the engine's answer to a non-member, or its no-op 'leave', shows the
+   * room exists). Null to go on, or the refusal. A subscribed socket is a member (a removal
+   * unsubscribes it).
+   */
+  const lookupBeforeCommand = async (socket: ChiplessSocket, roomCode: string) => {
+    if (socket.rooms.has(roomCode)) return null;
+    const view = await rooms.load(roomCode);
+    if (view?.has(socket.data.playerId)) return null;
+    if (!takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS } as const;
+    return view ? null : ({ ok: false, error: ROOM_NOT_FOUND } as const);
+  };
+  /** A command that needs who is connected, as it is when its turn in the room's queue comes. */
+  const withOnline = (roomCode: string) => async (c: Command) =>
+    ({ ...c, online: [...(await broadcaster.onlinePlayers(roomCode))] }) as Command;
+
   const onCommand = listenerFor(
     'command',
     roomCommandSchema,
@@ -297,15 +333,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
         const joined = await join(socket, { ...command, commandId: req.commandId, roomCode: req.roomCode });
         return joined.ok ? { ok: true, data: { version: joined.data.version } } : joined;
       }
-      // A subscribed socket is a member (a removal unsubscribes it). Any other sender's command is a
-      // lookup first: the engine's answer to a non-member (or its no-op 'leave') shows the room exists.
-      if (!socket.rooms.has(req.roomCode)) {
-        const view = await rooms.load(req.roomCode);
-        if (!view?.has(socket.data.playerId)) {
-          if (!takeMiss(socket)) return { ok: false, error: TOO_MANY_REQUESTS };
-          if (!view) return { ok: false, error: ROOM_NOT_FOUND };
-        }
-      }
+      const refused = await lookupBeforeCommand(socket, req.roomCode);
+      if (refused) return refused;
       // The host acting for a player, or a player taking over as host, is for someone away from the
       // table: the engine needs who is connected (the server's presence; a phone cannot send it), as
       // it is when the command's turn in the room's queue comes: a phone resuming just ahead of it is
@@ -316,9 +345,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         req.commandId,
         command,
         false,
-        command.type === 'actFor' || command.type === 'claimHost'
-          ? async (c) => ({ ...c, online: [...(await broadcaster.onlinePlayers(req.roomCode))] }) as Command
-          : undefined,
+        command.type === 'actFor' || command.type === 'claimHost' ? withOnline(req.roomCode) : undefined,
       );
       if (!outcome.ok) return outcome;
       // A leave that keeps the player in the room (a game that is over, or the host ending a game by
@@ -331,6 +358,56 @@ export function attachGateway(deps: GatewayDeps): () => void {
         refreshPresence(req.roomCode, socket.data.playerId);
       }
       return { ok: true, data: { version: outcome.version } };
+    },
+  );
+
+  // The host asks for a link moving a player's seat to a new phone: the engine rules and logs it (its
+  // seatLink, with the server's presence: only for a player whose phone is away), the server signs it.
+  // A repeated command id (an answer lost on the way) is answered with a link again.
+  const onSeatLink = listenerFor(
+    'seatLink',
+    seatLinkSchema,
+    takeCommand,
+    async (socket, req): Promise<Ack<SeatLinkResponse>> => {
+      const refused = await lookupBeforeCommand(socket, req.roomCode);
+      if (refused) return refused;
+      const command: Command = { type: 'seatLink', playerId: req.playerId };
+      const outcome = await run(
+        socket,
+        req.roomCode,
+        req.commandId,
+        command,
+        false,
+        withOnline(req.roomCode),
+      );
+      if (!outcome.ok) return outcome;
+      const seat = identity.seatLink(req.roomCode, req.playerId, now() + SEAT_LINK_TTL_MS);
+      return { ok: true, data: { seat, expiresInMs: SEAT_LINK_TTL_MS } };
+    },
+  );
+
+  // A new phone opens a seat link: it gets the seat's credentials, and reconnects with them (the
+  // handshake then makes the socket that player; client.ts). Refused once the player is no longer in
+  // the room, and while a phone of theirs is connected there: the old phone came back (the link is not
+  // needed), or another phone took the seat first. Two phones claiming within the same second could
+  // both get it (the first has not reconnected yet); the host hands the link to one person.
+  // Charged as a join: it seats a phone, and a link it cannot read costs the IP's joins, not a lookup
+  // (it says nothing about which rooms exist).
+  const onClaimSeat = listenerFor(
+    'claimSeat',
+    claimSeatSchema,
+    takeJoin,
+    async (socket, req): Promise<Ack<SeatClaim>> => {
+      const read = identity.readSeatLink(req.seat, now());
+      if (read === 'invalid') return { ok: false, error: SEAT_LINK_INVALID };
+      if (read === 'expired') return { ok: false, error: SEAT_LINK_EXPIRED };
+      const { roomCode, playerId } = read;
+      const view = await rooms.load(roomCode);
+      if (!view?.has(playerId) || view.ended) return { ok: false, error: SEAT_LINK_GONE };
+      if (playerId !== socket.data.playerId && (await broadcaster.onlinePlayers(roomCode)).has(playerId))
+        return { ok: false, error: SEAT_LINK_IN_USE };
+      logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
+      return { ok: true, data: { roomCode, credentials: identity.credentialsFor(playerId) } };
     },
   );
 
@@ -369,6 +446,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
     on.call(socket, 'joinRoom', onJoinRoom);
     on.call(socket, 'resume', onResume);
     on.call(socket, 'command', onCommand);
+    on.call(socket, 'seatLink', onSeatLink);
+    on.call(socket, 'claimSeat', onClaimSeat);
     on.call(socket, 'disconnecting', onDisconnecting);
     on.call(socket, 'disconnect', onDisconnect);
   });

@@ -6,7 +6,14 @@
 
 import type { z } from 'zod';
 import type { Room } from '../engine/types';
-import type { createRoomSchema, joinRoomSchema, resumeSchema, roomCommandSchema } from './schemas';
+import type {
+  claimSeatSchema,
+  createRoomSchema,
+  joinRoomSchema,
+  resumeSchema,
+  roomCommandSchema,
+  seatLinkSchema,
+} from './schemas';
 
 /** Every acknowledgement. */
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: string };
@@ -31,6 +38,34 @@ export type CreateRoomRequest = z.input<typeof createRoomSchema>;
 export type JoinRoomRequest = z.input<typeof joinRoomSchema>;
 export type ResumeRequest = z.input<typeof resumeSchema>;
 export type RoomCommandRequest = z.input<typeof roomCommandSchema>;
+/** A command as a phone sends it: every engine command but seatLink (its own event, below) and no `online`. */
+export type WireCommand = RoomCommandRequest['command'];
+export type SeatLinkRequest = z.input<typeof seatLinkSchema>;
+export type ClaimSeatRequest = z.input<typeof claimSeatSchema>;
+
+/**
+ * Moving a seat to a new phone (the engine's seatLink; not in the spec). The host's phone gets `seat`,
+ * a signed token naming the room and the player that is good for `expiresInMs`; the new phone opens
+ * `/?seat=<seat>` and claims it, and is then that player (their session credentials) in that room.
+ */
+export interface SeatLinkResponse {
+  seat: string;
+  expiresInMs: number;
+}
+/** What a claimed seat link gives the new phone: the seat's credentials and its room. */
+export interface SeatClaim {
+  roomCode: string;
+  credentials: SessionCredentials;
+}
+/** A claim whose link is not one the server made (cut short, altered, another server's). */
+export const SEAT_LINK_INVALID = "This link doesn't work. Ask the host for a new one.";
+/** A claim after the link's time ran out. */
+export const SEAT_LINK_EXPIRED = 'This link has expired. Ask the host for a new one.';
+/** A claim for a player who has left the table (or was removed), or a room the server no longer has. */
+export const SEAT_LINK_GONE = 'This seat is no longer at the table.';
+/** A claim while the seat's phone is connected (its old phone came back, or another phone took it first). */
+export const SEAT_LINK_IN_USE =
+  'This seat is connected on another phone. Ask the host for a new link if it is yours.';
 
 /** What every phone in a room receives after each change. Contains nothing secret. */
 export interface RoomSnapshot {
@@ -76,6 +111,10 @@ export interface ClientToServerEvents {
   /** Re-subscribe to a room the player already sits in (after a reload or reconnect). */
   resume: (req: ResumeRequest, ack: (res: Ack<RoomSnapshot>) => void) => void;
   command: (req: RoomCommandRequest, ack: (res: Ack<{ version: number }>) => void) => void;
+  /** The host: a link moving a player whose phone is away to a new phone (SeatLinkResponse). */
+  seatLink: (req: SeatLinkRequest, ack: (res: Ack<SeatLinkResponse>) => void) => void;
+  /** A new phone: take the seat a link moves (SeatClaim); the phone then reconnects as that player. */
+  claimSeat: (req: ClaimSeatRequest, ack: (res: Ack<SeatClaim>) => void) => void;
 }
 
 /** What the server sends a phone, unasked. */

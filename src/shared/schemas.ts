@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   MAX_AMOUNT_CENTS,
+  MAX_SEAT_LINK_LENGTH,
   MAX_SESSION_MINUTES_PER_REPORT,
   NAME_MAX_LENGTH,
   PLAYER_ID_PATTERN,
@@ -76,6 +77,11 @@ export const roomCommandSchema = z.strictObject({
   roomCode: roomCodeSchema,
   command: commandSchema,
 });
+
+/** The host asks for a link moving a player's seat to a new phone (the engine's seatLink; socket-gateway.ts). */
+export const seatLinkSchema = z.strictObject({ commandId, roomCode: roomCodeSchema, playerId });
+/** A new phone takes the seat a link moves (socket-gateway.ts); the link's text is checked by identity.ts. */
+export const claimSeatSchema = z.strictObject({ seat: z.string().min(1).max(MAX_SEAT_LINK_LENGTH) });
 
 /** POST /api/analytics/visit: a page visit; `newSession` when the browser started a new session. */
 export const visitSchema = z.strictObject({ sessionId: z.string().min(1).max(64), newSession: z.boolean() });

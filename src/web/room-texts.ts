@@ -402,6 +402,7 @@ export const log = {
   gameEnded: 'Game ended',
   roomDeleted: 'Room closed',
   hostChanged: (from: string, to: string) => `${from} made ${to} the host`,
+  seatLinkMade: (name: string) => `Host made a link to move ${name} to a new phone`,
   hostClaimed: (to: string, from: string) => `${to} took over as host (${from} was away)`,
   /** The host's undo, with the undone command's first line ("Undone by the host: Ana raises to $6.00"). */
   undone: (line: string) => `Undone by the host: ${line}`,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Command } from '../../engine/types';
+import type { WireCommand } from '../../shared/protocol';
 import { createRedisStore } from '../store/redis-store';
 import type { RoomStore } from '../store/room-store';
 import { APPLIED_COMMANDS_KEPT } from '../store/room-store';
@@ -33,7 +33,7 @@ interface StoreUnderTest {
 }
 
 /** The next command a bot sends, from the snapshot it holds; null = nothing to do right now. */
-function nextCommand(p: TestPlayer, isHost: boolean): Command | null {
+function nextCommand(p: TestPlayer, isHost: boolean): WireCommand | null {
   const { room } = p.latest!;
   const gs = room.gameState;
   if (gs.currentTurnPlayerId === p.id) return { type: 'act', action: Math.random() < 0.15 ? 'FOLD' : 'CALL' };

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
-import type { Command, Room } from '../../engine/types';
+import type { Room } from '../../engine/types';
 import { mergeSnapshot } from '../../shared/log-delta';
 import type {
   Ack,
@@ -16,6 +16,7 @@ import type {
   RoomSnapshot,
   ServerToClientEvents,
   SessionCredentials,
+  WireCommand,
 } from '../../shared/protocol';
 import { freePort } from '../free-port';
 
@@ -141,7 +142,7 @@ export interface AckedCommand {
   type: string;
   version: number;
   /** The room command as sent (absent for createRoom / joinRoom). */
-  command?: Command;
+  command?: WireCommand;
 }
 
 /**
@@ -261,7 +262,7 @@ export class TestPlayer {
   }
 
   /** Sends a room command; records it when acknowledged as applied. */
-  async send(command: Command, commandId: string = randomUUID()): Promise<Ack<{ version: number }>> {
+  async send(command: WireCommand, commandId: string = randomUUID()): Promise<Ack<{ version: number }>> {
     const res = await withTimeout(
       this.sock().emitWithAck('command', { commandId, roomCode: this.roomCode, command }),
       5000,
@@ -272,7 +273,7 @@ export class TestPlayer {
   }
 
   /** Sends a command that must be applied; returns the version it produced. */
-  async must(command: Command): Promise<number> {
+  async must(command: WireCommand): Promise<number> {
     const res = await this.send(command);
     if (!res.ok) throw new Error(`${this.label}: ${command.type} refused: ${res.error}`);
     return res.data.version;

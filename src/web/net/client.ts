@@ -1,13 +1,15 @@
 import { io, type Socket } from 'socket.io-client';
-import type { Command } from '../../engine/types';
 import type {
   Ack,
   ClientToServerEvents,
   GoneReason,
   HandshakeAuth,
   RoomSnapshot,
+  SeatClaim,
+  SeatLinkResponse,
   ServerToClientEvents,
   SessionCredentials,
+  WireCommand,
 } from '../../shared/protocol';
 import { common } from '../texts';
 import { newId } from './ids';
@@ -30,7 +32,15 @@ export interface RoomClient {
   joinRoom(roomCode: string, name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
   resume(roomCode: string): Promise<Ack<RoomSnapshot>>;
   /** Sends one engine command with a fresh command id; the server dedupes retries by that id. */
-  command(roomCode: string, command: Command): Promise<Ack<{ version: number }>>;
+  command(roomCode: string, command: WireCommand): Promise<Ack<{ version: number }>>;
+  /** The host: a link moving `playerId`'s seat, their phone away, to a new phone (the engine's seatLink). */
+  seatLink(roomCode: string, playerId: string): Promise<Ack<SeatLinkResponse>>;
+  /**
+   * Takes the seat a link moves to this phone. Answered yes, this page is that player from now on: it
+   * stores the seat's credentials and reconnects with them at once, and the connection's `session`
+   * says so (the app then resumes the room it remembers: set it before that session comes).
+   */
+  claimSeat(seat: string): Promise<Ack<SeatClaim>>;
   close(): void;
 }
 
@@ -233,6 +243,26 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
         withTimeout((ack) =>
           socket.timeout(ackTimeoutMs()).emit('command', { commandId, roomCode, command }, ack),
         ),
+      ),
+    seatLink: (roomCode, playerId) =>
+      once(JSON.stringify(['seatLink', roomCode, playerId]), (commandId) =>
+        withTimeout((ack) =>
+          socket.timeout(ackTimeoutMs()).emit('seatLink', { commandId, roomCode, playerId }, ack),
+        ),
+      ),
+    claimSeat: (seat) =>
+      withTimeout<SeatClaim>((ack) => socket.timeout(ackTimeoutMs()).emit('claimSeat', { seat }, ack)).then(
+        (res) => {
+          if (res.ok) {
+            // The seat's identity, presented from the next handshake on: made now, without a
+            // "Reconnecting…" (the 'session' that answers it clears `adopting`).
+            mine = res.data.credentials;
+            storage.setCredentials(mine);
+            adopting = true;
+            socket.disconnect().connect();
+          }
+          return res;
+        },
       ),
     close: () => {
       closed = true;

@@ -6,6 +6,8 @@ import {
   type Ack,
   GAME_STILL_GOING,
   type RoomSnapshot,
+  type SeatClaim,
+  type SeatLinkResponse,
   SOMETHING_WENT_WRONG,
   TOO_MANY_REQUESTS,
 } from '../../shared/protocol';
@@ -35,6 +37,8 @@ function fakeClient(resume: Ack<RoomSnapshot> = { ok: false, error: 'Room not fo
     joinRoom: vi.fn(async (): Promise<Ack<RoomSnapshot>> => ({ ok: true, data: snap })),
     resume: vi.fn(async () => resume),
     command: vi.fn(async (): Promise<Ack<{ version: number }>> => ({ ok: true, data: { version: 2 } })),
+    seatLink: vi.fn(async (): Promise<Ack<SeatLinkResponse>> => ({ ok: false, error: 'x' })),
+    claimSeat: vi.fn(async (): Promise<Ack<SeatClaim>> => ({ ok: false, error: 'x' })),
     close: vi.fn(),
   } satisfies RoomClient;
   const factory: RoomClientFactory = (e) => {

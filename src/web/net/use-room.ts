@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { isInRoom } from '../../engine';
-import type { Command, Room } from '../../engine/types';
+import type { Room } from '../../engine/types';
 import { logCovers, mergeSnapshot } from '../../shared/log-delta';
 import {
   type Ack,
   GAME_STILL_GOING,
   type RoomSnapshot,
+  type SeatClaim,
+  type SeatLinkResponse,
   SOMETHING_WENT_WRONG,
   TOO_MANY_REQUESTS,
+  type WireCommand,
 } from '../../shared/protocol';
 import { common, notices } from '../texts';
 import { connectRoomClient, NO_CONNECTION_ERROR, type RoomClient, type RoomClientFactory } from './client';
@@ -17,7 +20,7 @@ export type Connection = 'connecting' | 'online' | 'offline';
 
 /** What the home screen needs from the realtime connection. */
 /** How a screen sends a command for the player (RoomApi's `send`; screens read only whether it went). */
-export type SendCommand = (command: Command) => Promise<Ack<unknown>>;
+export type SendCommand = (command: WireCommand) => Promise<Ack<unknown>>;
 
 export interface RoomApi {
   connection: Connection;
@@ -30,7 +33,15 @@ export interface RoomApi {
   notice: string | null;
   createRoom(name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
   joinRoom(roomCode: string, name: string, startingChips: number): Promise<Ack<RoomSnapshot>>;
-  send(command: Command): Promise<Ack<{ version: number }>>;
+  send(command: WireCommand): Promise<Ack<{ version: number }>>;
+  /** The host: a link moving `playerId`'s seat in the current room to a new phone (client.ts seatLink). */
+  seatLink(playerId: string): Promise<Ack<SeatLinkResponse>>;
+  /**
+   * Takes the seat a link moves to this phone (`?seat=`): answered yes, this phone is that player and
+   * goes to the link's room (resuming, as after a reload). Whatever room this tab showed is left
+   * behind unsaid (the caller makes sure it is not a seat of this phone's).
+   */
+  claimSeat(seat: string): Promise<Ack<SeatClaim>>;
   /** Sends `leave` and goes back home. */
   leave(): Promise<Ack<unknown>>;
   /**
@@ -423,12 +434,37 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     [takeSeat],
   );
 
-  const send = useCallback((command: Command) => {
+  const send = useCallback((command: WireCommand) => {
     const client = clientRef.current;
     const code = codeRef.current;
     if (!client || !code) return offline<{ version: number }>();
     return client.command(code, command);
   }, []);
+
+  const seatLink = useCallback((playerId: string) => {
+    const client = clientRef.current;
+    const code = codeRef.current;
+    if (!client || !code) return offline<SeatLinkResponse>();
+    return client.seatLink(code, playerId);
+  }, []);
+
+  const claimSeat = useCallback(
+    async (seat: string) => {
+      const client = clientRef.current;
+      if (!client) return offline<SeatClaim>();
+      const res = await client.claimSeat(seat);
+      if (!res.ok) return res;
+      // The client reconnects as the seat's player; its session resumes the room remembered here.
+      forget();
+      setNotice(null);
+      openingResultsRef.current = null;
+      codeRef.current = res.data.roomCode;
+      storage.setRoomCode(res.data.roomCode);
+      setResuming(true);
+      return res;
+    },
+    [forget],
+  );
 
   const leave = useCallback(async () => {
     const client = clientRef.current;
@@ -517,6 +553,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       createRoom,
       joinRoom,
       send,
+      seatLink,
+      claimSeat,
       leave,
       goHome,
       lastResults,
@@ -532,6 +570,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       createRoom,
       joinRoom,
       send,
+      seatLink,
+      claimSeat,
       leave,
       goHome,
       lastResults,

@@ -10,8 +10,8 @@ import {
   STAGE_NAMES,
   stakeOnLeaving,
 } from '../../engine';
-import type { Command, Player, Room } from '../../engine/types';
-import type { Ack, RoomSnapshot } from '../../shared/protocol';
+import type { Player, Room } from '../../engine/types';
+import type { Ack, RoomSnapshot, WireCommand } from '../../shared/protocol';
 import { screenCovered, useAnnounced } from '../components/announcer';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useArrivalFocus, useFocusRescue } from '../components/focus';
@@ -92,7 +92,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // moved on (the command went through after all, or the moment passed), it no longer says anything
   // true, so it is not shown: a stale 'No connection…' must not sit under the next turn.
   const [pressedAt, setPressedAt] = useState(snapshot.version);
-  const press = (runner: ReturnType<typeof useAction>, command: Command) => {
+  const press = (runner: ReturnType<typeof useAction>, command: WireCommand) => {
     setPressedAt(snapshot.version);
     act.setError(null);
     host.setError(null);
@@ -102,7 +102,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   // An action goes with what this screen shows its player facing (the engine's Facing): one tapped on a
   // stale screen (no connection, the table moved on meanwhile) is refused, not applied to a bet never seen.
   const facing = myTurn && me ? facingOf(room, me) : null;
-  const turnAction = (action: 'FOLD' | 'CALL'): Command =>
+  const turnAction = (action: 'FOLD' | 'CALL'): WireCommand =>
     facing ? { type: 'act', action, facing } : { type: 'act', action };
   // What the player faced when a turn dialog (raise, fold) opened: it closes when that changes, as when
   // the turn moves on. A phone back online went from "your turn, nothing to call" straight to "your

@@ -1,6 +1,7 @@
 import { type FormEvent, Fragment, useState } from 'react';
 import { formatCents } from '../../engine';
-import type { Command, Pot, Room } from '../../engine/types';
+import type { Pot, Room } from '../../engine/types';
+import type { WireCommand } from '../../shared/protocol';
 import { FormSubmit, useAction } from '../components/forms';
 import { Modal } from '../components/Modal';
 import { awardShares } from '../game/award';
@@ -69,7 +70,7 @@ export function WinnerModal({ room, send, onClose }: Props) {
   const split = groups.some((g) => chosenFor(g).length > 1);
   const complete = groups.every((g) => chosenFor(g).length > 0);
 
-  const command = (): Command => {
+  const command = (): WireCommand => {
     const winnerIds = [...new Set(groups.flatMap(chosenFor))];
     return perPot
       ? {

@@ -11,6 +11,8 @@ export function roomApi(overrides: Partial<RoomApi>): RoomApi {
     createRoom: async () => ({ ok: false, error: 'x' }),
     joinRoom: async () => ({ ok: false, error: 'x' }),
     send: async () => ({ ok: false, error: 'x' }),
+    seatLink: async () => ({ ok: false, error: 'x' }),
+    claimSeat: async () => ({ ok: false, error: 'x' }),
     leave: async () => ({ ok: true, data: null }),
     goHome: () => {},
     lastResults: null,
