@@ -59,7 +59,8 @@ type Intent =
    */
   | { kind: 'seats'; byHost: boolean; keys: number[]; tamper: number; extra: number }
   /** `who` sits out or comes back; with `forOther`, for player `target` (the host's power). */
-  | { kind: 'sitOut'; who: number; forOther: boolean; target: number; away: boolean };
+  | { kind: 'sitOut'; who: number; forOther: boolean; target: number; away: boolean }
+  | { kind: 'seatLink'; byHost: boolean; target: number; presence: number };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -193,6 +194,15 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       forOther: fc.boolean(),
       target: fc.nat(12),
       away: fc.nat(3).map((n) => n !== 0),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('seatLink' as const),
+      byHost: fc.nat(5).map((n) => n !== 0),
+      target: fc.nat(12),
+      presence: fc.nat(2),
     }),
   },
 );
@@ -348,6 +358,12 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
           : { type: 'sitOut', away: it.away },
       };
     }
+    case 'seatLink': {
+      const target = pickId(room, it.target);
+      const command: Extract<Command, { type: 'seatLink' }> = { type: 'seatLink', playerId: target };
+      if (it.presence > 0) command.online = connected(room, it.presence === 2 ? target : null);
+      return { actor: it.byHost ? host : pickId(room, 2), command };
+    }
   }
 }
 
@@ -387,7 +403,13 @@ function nextMark(
     const prev = command.type === 'newHand' && mark !== null ? { ...mark, prev: null } : null;
     return { room: before, seq: before.nextEventSeq, prev };
   }
-  if (command.type === 'join' || command.type === 'updateSettings' || command.type === 'sitOut') return mark;
+  if (
+    command.type === 'join' ||
+    command.type === 'updateSettings' ||
+    command.type === 'sitOut' ||
+    command.type === 'seatLink'
+  )
+    return mark;
   if (command.type === 'undo') return mark?.prev ?? null;
   return null;
 }

@@ -313,6 +313,7 @@ const PATTERNS: RegExp[] = [
   /^There is no pot .+$/,
   /^.+ is at the table and can act\. Nothing was done\.$/,
   /^.+ has just taken over as host\. Nothing was done\.$/,
+  /^.+'s phone is still connected\. Nothing was done\.$/,
 ];
 const FIXED = new Set<string>(Object.values(MSG));
 
@@ -349,6 +350,7 @@ export function checkTransition(
     actFor: MSG.onlyHostActFor,
     makeHost: MSG.onlyHostMakeHost,
     arrangeSeats: MSG.onlyHostSeats,
+    seatLink: MSG.onlyHostSeatLink,
   };
   const hostMessage = hostOnly[command.type];
   if (hostMessage !== undefined && actor !== before.hostId)
@@ -491,6 +493,29 @@ export function checkTransition(
         target.isApproved;
       check(res.ok === okWant, `makeHost: ok ${res.ok}, model ${okWant}`);
       if (okWant && after) checkHandOver(before, after, command.playerId);
+      return;
+    }
+    case 'seatLink': {
+      // The host, for a player at the table other than themself whose phone the server does not see;
+      // the room gains one log line and nothing else (seat-link.ts).
+      const target = own(before, command.playerId);
+      const okWant =
+        actor === before.hostId &&
+        before.status !== 'ENDED' &&
+        target !== undefined &&
+        target.id !== actor &&
+        target.isApproved &&
+        !(command.online?.includes(target.id) ?? false);
+      check(res.ok === okWant, `seatLink: ok ${res.ok}, model ${okWant}`);
+      if (!okWant || !after) return;
+      const { log: _log, nextEventSeq: _n, lastActivity: _l, tableActivity: _t, ...restBefore } = before;
+      const { log: logAfter, nextEventSeq: _n2, lastActivity: _l2, tableActivity: _t2, ...restAfter } = after;
+      check(
+        JSON.stringify(restAfter) === JSON.stringify(restBefore),
+        'seatLink: the room changed beyond its log',
+      );
+      const line = logAfter.at(-1);
+      check(line?.type === 'seatLinkMade' && line.seq === before.nextEventSeq, 'seatLink: its log line');
       return;
     }
     case 'claimHost': {
