@@ -2,7 +2,7 @@
  * Protocol fuzz (issue 5, "Hostile input"): a real server with real rooms mid-game, then thousands of
  * random and malformed messages from many connections (seeded, reproducible with FUZZ_SEED):
  * wrong types, huge strings, deep nesting, arrays, null, binary, unknown events, raw broken packets,
- * forged tokens, player ids and room codes, commands for rooms the sender is not in, host commands
+ * forged tokens, player ids, room codes and seat links, commands for rooms the sender is not in, host commands
  * from non-hosts, actions for other players.
  *
  * Asserted: the server stays up (healthz, new connections, new rooms); every acknowledgement is
@@ -368,7 +368,7 @@ class Fuzz {
       return { event, args: Array.from({ length: this.int(3) }, () => this.value()), withAck };
     }
     if (r < 0.16) {
-      const event = this.pick(['createRoom', 'joinRoom', 'resume', 'command']);
+      const event = this.pick(['createRoom', 'joinRoom', 'resume', 'command', 'seatLink', 'claimSeat']);
       return { event, args: Array.from({ length: this.int(4) }, () => this.value()), withAck };
     }
     if (r < 0.24) {
@@ -399,6 +399,18 @@ class Fuzz {
       };
     }
     if (r < 0.44) return { event: 'resume', args: [this.mutate({ roomCode: this.roomCode() })], withAck };
+    if (r < 0.48) {
+      const playerId = this.chance(0.8) ? this.pick(this.ids) : this.text();
+      const payload = { commandId: randomUUID(), roomCode: this.roomCode(), playerId };
+      return { event: 'seatLink', args: [this.mutate(payload)], withAck };
+    }
+    if (r < 0.52) {
+      // Forged seat links: a room code and player id the fuzzer knows, a signature it cannot make.
+      const seat = this.chance(0.7)
+        ? `${String(this.roomCode())}.${String(this.pick(this.ids))}.${this.int(4_000_000_000)}.${'A'.repeat(43)}`
+        : this.text();
+      return { event: 'claimSeat', args: [this.mutate({ seat })], withAck };
+    }
     const commandId = this.chance(0.9) ? randomUUID() : this.pick(['', 'x'.repeat(100), 'dup', 42]);
     const command = this.chance(0.7) ? this.command() : this.mutate(this.command());
     return {
@@ -435,6 +447,8 @@ function couldChangeProtected(msg: Message, sender: Sender): boolean {
   if (command.type === 'join') return !memberOf(roomCode);
   if (!memberOf(roomCode) || sender.kind !== 'member') return false;
   if (command.type === 'leave') return true;
+  // Sitting out (or back) is a player's own call (seating.ts): legal for the member, for themself.
+  if (command.type === 'sitOut' && (command.playerId ?? sender.playerId) === sender.playerId) return true;
   const turn = sender.table.before?.room.gameState.currentTurnPlayerId;
   return command.type === 'act' && turn === sender.playerId;
 }
@@ -475,10 +489,11 @@ function checkAck(ack: unknown, msg: Message, stats: Stats): void {
     return;
   }
   stats.ok++;
+  if (msg.event === 'claimSeat') stats.problems.push(`a forged seat link was taken: ${where}`);
   // An accepted message about a protected room must have changed nothing.
   const data = a.data as { version?: number; room?: { roomCode?: string } } | undefined;
   let code: string | undefined;
-  if (msg.event === 'command') {
+  if (msg.event === 'command' || msg.event === 'seatLink') {
     const rc = (msg.args[0] as { roomCode?: unknown } | undefined)?.roomCode;
     code = typeof rc === 'string' ? rc.toUpperCase() : undefined;
   } else {

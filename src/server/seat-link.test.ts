@@ -1,0 +1,215 @@
+/**
+ * Moving a seat to a new phone over the wire: the host's `seatLink` (the engine rules, the server signs
+ * an expiring link) and a new phone's `claimSeat`, which gives it the seat's credentials; reconnected
+ * with them, the new phone is that player: same seat, same chips, their turn.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SEAT_LINK_EXPIRED,
+  SEAT_LINK_GONE,
+  SEAT_LINK_IN_USE,
+  SEAT_LINK_INVALID,
+  type SeatClaim,
+  type SeatLinkResponse,
+} from '../shared/protocol';
+import { createIdentity } from './identity';
+import { SEAT_LINK_TTL_MS } from './socket-gateway';
+import { emitWithAck, okData, startServer, TestClient, type TestServer } from './test-helpers';
+
+let server: TestServer;
+let clock = Date.UTC(2030, 0, 1, 20);
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  server = await startServer({ now: () => clock });
+});
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await server.close();
+});
+
+const connect = async (token?: string) => {
+  const c = await TestClient.connect(server.url, token ? { token } : {});
+  clients.push(c);
+  return c;
+};
+
+const seatLink = (c: TestClient, roomCode: string, playerId: string, commandId = crypto.randomUUID()) =>
+  emitWithAck<SeatLinkResponse>(c.socket, 'seatLink', { commandId, roomCode, playerId });
+const claimSeat = (c: TestClient, seat: unknown) => emitWithAck<SeatClaim>(c.socket, 'claimSeat', { seat });
+
+/** A started game: the first name hosts, the others join with $50.00 each and are approved. */
+async function startedTable(names: string[]): Promise<{ code: string; phones: TestClient[] }> {
+  const phones = await Promise.all(names.map(() => connect()));
+  const [host, ...guests] = phones as [TestClient, ...TestClient[]];
+  const code = okData(await host.createRoom(names[0]!, 5_000)).room.roomCode;
+  for (const [i, c] of guests.entries()) {
+    okData(await c.joinRoom(code, names[i + 1]!, 5_000));
+    okData(await host.command(code, { type: 'approve', playerId: c.playerId }));
+  }
+  okData(await host.command(code, { type: 'startGame' }));
+  return { code, phones };
+}
+
+/** Closes `phone` and waits until `watcher` sees its player offline (the server's presence). */
+async function away(phone: TestClient, watcher: TestClient): Promise<void> {
+  const id = phone.playerId;
+  phone.close();
+  await watcher.waitFor(() => watcher.latest?.presence[id] === false, 5000, `${id} offline`);
+}
+
+describe('moving a seat to a new phone', () => {
+  it("the host's link gives a new phone Ben's seat: his chips, his turn, the table's log says so", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    // Ana (dealer) calls; Ben's turn (the small blind, $0.xx in) when his phone goes flat.
+    okData(await ana.command(code, { type: 'act', action: 'CALL' }));
+    const before = (await server.store.load(code))!.room;
+    expect(before.gameState.currentTurnPlayerId).toBe(ben.playerId);
+    await away(ben, ana);
+
+    const link = okData(await seatLink(ana, code, ben.playerId));
+    expect(link.expiresInMs).toBe(SEAT_LINK_TTL_MS);
+    expect(link.seat.startsWith(`${code}.${ben.playerId}.`)).toBe(true);
+    await cal.waitFor(() => cal.latest?.room.log.at(-1)?.type === 'seatLinkMade');
+    expect(cal.latest!.room.log.at(-1)).toMatchObject({
+      type: 'seatLinkMade',
+      playerId: ben.playerId,
+      name: 'Ben',
+    });
+    const linked = (await server.store.load(code))!.room;
+    expect(linked.players).toEqual(before.players);
+    expect(linked.gameState).toEqual(before.gameState);
+
+    // The new phone (a friend's, in a private tab): a player of its own until it claims the seat.
+    const fresh = await connect();
+    expect(fresh.playerId).not.toBe(ben.playerId);
+    const claim = okData(await claimSeat(fresh, link.seat));
+    expect(claim).toEqual({ roomCode: code, credentials: { playerId: ben.playerId, token: ben.token } });
+    fresh.close();
+    const newPhone = await connect(claim.credentials.token);
+    expect(newPhone.playerId).toBe(ben.playerId);
+    const resumed = okData(await newPhone.resume(code));
+    expect(resumed.room.players[ben.playerId]!.stack).toBe(before.players[ben.playerId]!.stack);
+    await ana.waitFor(() => ana.latest?.presence[ben.playerId] === true, 5000, 'Ben online again');
+    // Ben's turn, from the new phone.
+    const { version } = okData(await newPhone.command(code, { type: 'act', action: 'CALL' }));
+    const seen = await cal.waitForVersion(version);
+    expect(seen.room.log.at(-1)).toMatchObject({
+      type: 'playerActed',
+      playerId: ben.playerId,
+      action: 'CALL',
+    });
+    // The link is spent while the seat is connected.
+    const other = await connect();
+    expect(await claimSeat(other, link.seat)).toEqual({ ok: false, error: SEAT_LINK_IN_USE });
+  });
+
+  it('refused to anyone but the host, for a player whose phone is connected, and through the command event', async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    const version = (await server.store.load(code))!.version;
+    expect(await seatLink(ana, code, ben.playerId)).toEqual({
+      ok: false,
+      error: "Ben's phone is still connected. Nothing was done.",
+    });
+    await away(ben, ana);
+    expect(await seatLink(cal, code, ben.playerId)).toEqual({
+      ok: false,
+      error: 'Only the host can move a seat to a new phone',
+    });
+    expect(await seatLink(ana, code, ana.playerId)).toEqual({
+      ok: false,
+      error: 'Your own seat is on this phone',
+    });
+    // Only through its own event: the server, not a phone, says who is online, and only it signs links.
+    expect(await ana.command(code, { type: 'seatLink', playerId: ben.playerId })).toEqual({
+      ok: false,
+      error: 'Invalid request',
+    });
+    expect(
+      await emitWithAck(ana.socket, 'seatLink', {
+        commandId: 'x',
+        roomCode: code,
+        playerId: ben.playerId,
+        online: [],
+      }),
+    ).toEqual({
+      ok: false,
+      error: 'Invalid request',
+    });
+    // A stranger to the room: the engine's answer to anyone but the host; a room that is not there.
+    const stranger = await connect();
+    expect(await seatLink(stranger, code, ben.playerId)).toEqual({
+      ok: false,
+      error: 'Only the host can move a seat to a new phone',
+    });
+    expect(await seatLink(stranger, 'ZZZZZ', ben.playerId)).toEqual({ ok: false, error: 'Room not found' });
+    // None of it changed the room.
+    expect((await server.store.load(code))!.version).toBe(version);
+  });
+
+  it('a claim is refused for a forged, altered, expired or foreign link, a seat gone from the table and a finished game', async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    await away(ben, ana);
+    await away(cal, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    const phone = await connect();
+    const sig = seat.slice(seat.lastIndexOf('.') + 1);
+    const body = seat.slice(0, seat.lastIndexOf('.'));
+    const [room, player, expires] = body.split('.') as [string, string, string];
+    const foreign = createIdentity('another-secret-entirely-123').seatLink(
+      code,
+      ben.playerId,
+      clock + 60_000,
+    );
+    for (const bad of [
+      `${body}.${sig.slice(0, -1)}${sig.at(-1) === 'A' ? 'B' : 'A'}`,
+      `${room}.${cal.playerId}.${expires}.${sig}`,
+      `${room}.${player}.${Number(expires) + 3600}.${sig}`,
+      `${seat}=`,
+      seat.toLowerCase(),
+      foreign,
+      ana.token,
+      '',
+      'x'.repeat(300),
+      42,
+      null,
+    ]) {
+      const res = await claimSeat(phone, bad);
+      expect(res.ok, JSON.stringify(bad)).toBe(false);
+      if (!res.ok) expect([SEAT_LINK_INVALID, 'Invalid request']).toContain(res.error);
+    }
+    expect(await claimSeat(phone, `${room}.${cal.playerId}.${expires}.${sig}`)).toEqual({
+      ok: false,
+      error: SEAT_LINK_INVALID,
+    });
+    expect(phone.creds!.playerId).not.toBe(ben.playerId);
+
+    // Expired: 15 minutes on.
+    clock += SEAT_LINK_TTL_MS;
+    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_EXPIRED });
+    clock -= SEAT_LINK_TTL_MS;
+    expect(okData(await claimSeat(phone, seat)).credentials.playerId).toBe(ben.playerId);
+
+    // Cal's link, then Cal removed: the seat is gone.
+    const calLink = okData(await seatLink(ana, code, cal.playerId)).seat;
+    okData(await ana.command(code, { type: 'remove', playerId: cal.playerId }));
+    expect(await claimSeat(phone, calLink)).toEqual({ ok: false, error: SEAT_LINK_GONE });
+    // The game ended: nothing to move.
+    okData(await ana.command(code, { type: 'endGame' }));
+    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_GONE });
+  });
+
+  it("the seat's own phone opening its link is given its own credentials, online or not", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    const token = ben.token;
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    const back = await connect(token);
+    okData(await back.resume(code));
+    expect(okData(await claimSeat(back, seat)).credentials).toEqual({ playerId: back.playerId, token });
+  });
+});
