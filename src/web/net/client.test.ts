@@ -342,6 +342,59 @@ describe('room client', () => {
   });
 });
 
+describe('claiming a seat link', () => {
+  it("answered yes: the page reconnects at once as the seat's player, stores it, and says no Reconnecting", async () => {
+    const store = browserStorage();
+    vi.stubGlobal('localStorage', store);
+    const { io, url, presented } = await identityServer();
+    const sessions: string[] = [];
+    const seen: boolean[] = [];
+    const [page] = roomClients(
+      io,
+      url,
+      (_, c) => sessions.push(c.playerId),
+      1,
+      (_, up) => seen.push(up),
+    );
+    await waitFor(() => sessions.length === 1);
+    expect(await page!.claimSeat('nope')).toEqual({ ok: false, error: 'no' });
+    expect(await page!.claimSeat('good')).toEqual({
+      ok: true,
+      data: { roomCode: 'ABCDE', credentials: { playerId: 'p9', token: 't9' } },
+    });
+    // Stored at once, before the new connection's session: a reload meanwhile is the seat's player.
+    expect(sessions).toEqual(['p1']);
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p9', token: 't9' });
+    await waitFor(() => sessions.length === 2);
+    expect(presented).toEqual([undefined, 't9']);
+    expect(sessions).toEqual(['p1', 'p9']);
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p9', token: 't9' });
+    expect(seen).toEqual([true]);
+    // And every reconnection after it (a Wi-Fi blip) is the seat's player too.
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    await waitFor(() => sessions.length === 3);
+    expect(presented).toEqual([undefined, 't9', 't9']);
+  });
+
+  it("storage refused: the seat is still this page's on its next reconnection", async () => {
+    vi.stubGlobal('localStorage', browserStorage({ refuseWrites: true }));
+    const { io, url, presented } = await identityServer();
+    const sessions: string[] = [];
+    const [page] = roomClients(io, url, (_, c) => sessions.push(c.playerId), 1);
+    await waitFor(() => sessions.length === 1);
+    okAck(await page!.claimSeat('good'));
+    await waitFor(() => sessions.length === 2);
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    await waitFor(() => sessions.length === 3);
+    expect(presented).toEqual([undefined, 't9', 't9']);
+    expect(sessions).toEqual(['p1', 'p9', 'p9']);
+  });
+});
+
+function okAck(res: { ok: boolean }) {
+  expect(res.ok).toBe(true);
+}
+
 /** A localStorage of the browser (in memory), whose writes may be refused (QuotaExceededError). */
 function browserStorage({ refuseWrites = false } = {}) {
   const items = new Map<string, string>();
@@ -377,6 +430,12 @@ async function identityServer({ holdFirst = 0 } = {}) {
     const send = () => socket.emit('session', creds);
     if (presented.length <= holdFirst && !released) held.push(send);
     else send();
+    // A seat link: 'good' is Seat's (p9/t9), anything else refused.
+    socket.on('claimSeat', (req: { seat: string }, ack: (res: unknown) => void) => {
+      if (req.seat !== 'good') return ack({ ok: false, error: 'no' });
+      known.set('t9', 'p9');
+      ack({ ok: true, data: { roomCode: 'ABCDE', credentials: { playerId: 'p9', token: 't9' } } });
+    });
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;

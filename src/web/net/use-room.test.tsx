@@ -799,6 +799,79 @@ describe('useRoom', () => {
   });
 });
 
+describe('useRoom: a seat link (moving a seat to this phone)', () => {
+  it("claimed: the page leaves what it showed, and the connection's next session resumes the link's room as the seat's player", async () => {
+    // This phone showed last game's results (room ZZZZZ, over) when the link was opened.
+    const over = whole({ ...room, status: 'ENDED' }, 9, 'ZZZZZ');
+    const seated = whole(room, 4, 'ABCDE');
+    const { client, factory, emit } = fakeClient({ ok: true, data: over });
+    localStorage.setItem('chipless.roomCode', 'ZZZZZ');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'dee', token: 'td' });
+    });
+    expect(result.current.snapshot).toBe(over);
+    client.claimSeat.mockResolvedValueOnce({
+      ok: true,
+      data: { roomCode: 'ABCDE', credentials: { playerId: 'ben', token: 'tb' } },
+    });
+    client.resume.mockResolvedValue({ ok: true, data: seated });
+    let res: unknown;
+    await act(async () => {
+      res = await result.current.claimSeat('ABCDE.ben.1.sig');
+    });
+    expect(client.claimSeat).toHaveBeenCalledWith('ABCDE.ben.1.sig');
+    expect(res).toEqual({
+      ok: true,
+      data: { roomCode: 'ABCDE', credentials: { playerId: 'ben', token: 'tb' } },
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.resuming).toBe(true);
+    expect(localStorage.getItem('chipless.roomCode')).toBe('ABCDE');
+    // The client reconnects as Ben; its session resumes the link's room.
+    await act(async () => {
+      emit().session({ playerId: 'ben', token: 'tb' });
+    });
+    expect(client.resume).toHaveBeenLastCalledWith('ABCDE');
+    expect(result.current.playerId).toBe('ben');
+    expect(result.current.snapshot).toBe(seated);
+    expect(result.current.resuming).toBe(false);
+  });
+
+  it("refused: nothing changes here, and the answer is the caller's to show", async () => {
+    const { client, factory, emit } = fakeClient();
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'dee', token: 'td' });
+    });
+    client.claimSeat.mockResolvedValueOnce({
+      ok: false,
+      error: 'This link has expired. Ask the host for a new one.',
+    });
+    let res: unknown;
+    await act(async () => {
+      res = await result.current.claimSeat('ABCDE.ben.1.sig');
+    });
+    expect(res).toEqual({ ok: false, error: 'This link has expired. Ask the host for a new one.' });
+    expect(result.current.resuming).toBe(false);
+    expect(result.current.notice).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+  });
+
+  it("the host's link for a player: asked for the current room", async () => {
+    const { client, result } = await createdAt(snap, snap);
+    client.seatLink.mockResolvedValueOnce({ ok: true, data: { seat: 's', expiresInMs: 900_000 } });
+    let res: unknown;
+    await act(async () => {
+      res = await result.current.seatLink('ben');
+    });
+    expect(client.seatLink).toHaveBeenCalledWith(snap.room.roomCode, 'ben');
+    expect(res).toEqual({ ok: true, data: { seat: 's', expiresInMs: 900_000 } });
+  });
+});
+
 describe('useRoom: leaving, rejoining and a server hiccup on resume', () => {
   it('after leaving a room and joining it again, the room being closed still sends the player home', async () => {
     const { factory, emit } = fakeClient({ ok: true, data: snap });
