@@ -801,17 +801,25 @@ describe('useRoom', () => {
 
 describe('useRoom: a seat link (moving a seat to this phone)', () => {
   it("claimed: the page leaves what it showed, and the connection's next session resumes the link's room as the seat's player", async () => {
-    // This phone showed last game's results (room ZZZZZ, over) when the link was opened.
+    // This phone showed last game's results (room ZZZZZ, over) when the link was opened, and its player
+    // owed a leave for room ABCDE (left offline a moment before).
     const over = whole({ ...room, status: 'ENDED' }, 9, 'ZZZZZ');
     const seated = whole(room, 4, 'ABCDE');
     const { client, factory, emit } = fakeClient({ ok: true, data: over });
     localStorage.setItem('chipless.roomCode', 'ZZZZZ');
+    localStorage.setItem('chipless.lastResults', JSON.stringify({ code: 'YYYYY', at: Date.now() }));
+    localStorage.setItem('chipless.owedLeave', 'ABCDE');
+    // The owed leave's answer is lost on the way: still owed when the link is opened.
+    client.command.mockResolvedValueOnce({ ok: false, error: NO_CONNECTION_ERROR });
     const { result } = renderHook(() => useRoom(factory));
     await act(async () => {
       emit().connection(true);
       emit().session({ playerId: 'dee', token: 'td' });
     });
     expect(result.current.snapshot).toBe(over);
+    expect(result.current.lastResults).toBe('YYYYY');
+    expect(client.command).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem('chipless.owedLeave')).toBe('ABCDE');
     client.claimSeat.mockResolvedValueOnce({
       ok: true,
       data: { roomCode: 'ABCDE', credentials: { playerId: 'ben', token: 'tb' } },
@@ -834,6 +842,10 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
       emit().session({ playerId: 'ben', token: 'tb' });
     });
     expect(client.resume).toHaveBeenLastCalledWith('ABCDE');
+    // Dee's leave is not sent as Ben, and Dee's last results are not offered to Ben.
+    expect(client.command).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem('chipless.owedLeave')).toBeNull();
+    expect(result.current.lastResults).toBeNull();
     expect(result.current.playerId).toBe('ben');
     expect(result.current.snapshot).toBe(seated);
     expect(result.current.resuming).toBe(false);

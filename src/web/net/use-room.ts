@@ -454,7 +454,14 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       if (!client) return offline<SeatClaim>();
       const res = await client.claimSeat(seat);
       if (!res.ok) return res;
-      // The client reconnects as the seat's player; its session resumes the room remembered here.
+      // The client reconnects as the seat's player; its session resumes the room remembered here. What
+      // this browser's old player had pending is not the seat's: a leave still owed (sent as the seat's
+      // player, it would take Bob out of the game he just got back to), and last game's results (not
+      // his: asked for, the server says he is not in that room).
+      owedLeaveRef.current = null;
+      storage.setOwedLeave(null);
+      storage.setLastResults(null);
+      setLastResults(null);
       forget();
       setNotice(null);
       openingResultsRef.current = null;
