@@ -1,31 +1,6 @@
-import { Component, lazy, type ReactNode, Suspense } from 'react';
+import { LazyQrCode } from '../components/LazyQrCode';
 import { ShareButtons } from '../components/ShareButtons';
 import { lobby as t } from '../room-texts';
-
-const loadQrCode = () => lazy(() => import('../components/QrCode'));
-let QrCode = loadQrCode();
-
-const qrPlaceholder = <div className="qr qr-placeholder" />;
-
-/**
- * The QR code's file fetched the first time an invite opens: one that cannot load (the table's "Room
- * ABCDE" tapped offline on a page reloaded at the table, so never through the lobby; or a file a new
- * deploy replaced, new-build.ts) leaves the placeholder, with the code and the join link beside it,
- * rather than the whole table's error screen (ErrorBoundary.tsx, around the app). React.lazy keeps a
- * failed import for good, so the next invite opened asks for the file again.
- */
-class QrBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override componentDidCatch() {
-    QrCode = loadQrCode();
-  }
-  override render() {
-    return this.state.failed ? qrPlaceholder : this.props.children;
-  }
-}
 
 interface Props {
   roomCode: string;
@@ -55,11 +30,7 @@ export function RoomInvite({ roomCode, origin, labelId }: Props) {
       <p className="room-code">{roomCode}</p>
       <p className="muted">{t.share}</p>
       <div className="share">
-        <QrBoundary>
-          <Suspense fallback={qrPlaceholder}>
-            <QrCode text={joinUrl} label={t.qrLabel(roomCode)} />
-          </Suspense>
-        </QrBoundary>
+        <LazyQrCode text={joinUrl} label={t.qrLabel(roomCode)} />
         <div className="share-link">
           <p className="label">{t.joinLink}</p>
           <a className="join-link" href={joinUrl}>
