@@ -271,6 +271,32 @@ export const actFor = {
   folding: 'Folding...',
 };
 
+/**
+ * The host moving the seat of a player whose phone is away to a new phone (ours; the engine's
+ * seatLink): the button on the seat, and the dialog with the link. `minutes`: how long the link works.
+ */
+export const seatLink = {
+  button: (name: string) => `Move ${name} to a New Phone`,
+  title: (name: string) => `Move ${name} to a New Phone`,
+  making: 'Making the link...',
+  text: (name: string, minutes: number) =>
+    `Open this link on ${name}'s new phone, or scan the code. ${name}'s seat and chips move to it. The link works for ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+  qrLabel: (name: string) => `QR code to move ${name} to a new phone`,
+  linkLabel: 'Seat link',
+  copyLink: 'Copy Link',
+  copied: 'Copied!',
+  shareLink: 'Share Link',
+  copyByHand: 'Press and hold the link to copy it',
+  shareTitle: (name: string) => `${name}'s seat in our Chipless game`,
+  /** The link's time ran out with the dialog still open. */
+  expired: 'This link has expired.',
+  newLink: 'Make a New Link',
+  /** The player's phone is connected while the dialog is open: the new phone took the seat, or the old one came back. */
+  connected: (name: string) => `${name}'s seat is connected again. Nothing more to do.`,
+  tryAgain: 'Try Again',
+  done: 'Done',
+};
+
 export const raise = {
   title: 'Raise',
   /** The player's own round bet ("Current bet" beside "Your stack" read as the bet to call). */

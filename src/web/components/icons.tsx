@@ -81,3 +81,11 @@ export const DownIcon = () => (
     <path d="M6 9l6 6 6-6" />
   </Svg>
 );
+
+/** A phone (the host's "Move Bob to a New Phone" on a seat whose phone is away). */
+export const PhoneIcon = () => (
+  <Svg>
+    <rect x="6.5" y="2.5" width="11" height="19" rx="2.5" />
+    <path d="M10.5 18h3" />
+  </Svg>
+);

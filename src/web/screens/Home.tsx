@@ -143,7 +143,14 @@ export function HomeView({ api }: { api: RoomApi }) {
     const status = snapshot.room.status;
     if (status === 'PLAYING')
       screen = (
-        <Table snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} online={online} />
+        <Table
+          snapshot={snapshot}
+          me={playerId}
+          send={api.send}
+          onLeave={api.leave}
+          online={online}
+          seatLink={api.seatLink}
+        />
       );
     else if (status === 'ENDED') screen = <GameOver room={snapshot.room} me={playerId} onHome={api.goHome} />;
     else

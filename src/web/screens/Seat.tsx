@@ -1,13 +1,13 @@
 import { formatCents, inHand } from '../../engine';
 import type { Player } from '../../engine/types';
-import { RemoveIcon } from '../components/icons';
+import { PhoneIcon, RemoveIcon } from '../components/icons';
 import { Presence } from '../components/Presence';
-import { lobby, table as t } from '../room-texts';
+import { lobby, seatLink, table as t } from '../room-texts';
 import { common } from '../texts';
 
 /**
  * A player's row at the table: presence, name with the host and "(You)" tags, the D/SB/BB badge, the
- * host's remove button, then the stack, the bet, what a winner won and the row's tags (turn, winner,
+ * host's "Move Bob to a New Phone" (while Bob's phone is away) and remove buttons, then the stack, the bet, what a winner won and the row's tags (turn, winner,
  * folded, all-in, why they are out).
  */
 export function Seat({
@@ -19,6 +19,7 @@ export function Seat({
   won,
   handDone,
   onRemove,
+  onMove,
 }: {
   player: Player;
   me: string | null;
@@ -31,10 +32,22 @@ export function Seat({
   handDone: boolean;
   /** The host's remove button for this seat (absent for everyone else and for the host's own seat). */
   onRemove?: () => void;
+  /**
+   * The host's "Move Bob to a New Phone" for this seat (SeatLinkModal.tsx): absent for everyone else,
+   * the host's own seat, and a player whose phone is connected.
+   */
+  onMove?: (() => void) | undefined;
 }) {
   const badge = t.badges[p.role];
   const out = outTag(p, handDone);
-  const classes = ['seat', turn && 'turn', winner && 'winner', p.hasFolded && 'folded', !p.isActive && 'out']
+  const classes = [
+    'seat',
+    onMove && 'can-move',
+    turn && 'turn',
+    winner && 'winner',
+    p.hasFolded && 'folded',
+    !p.isActive && 'out',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
@@ -50,6 +63,17 @@ export function Seat({
           <span aria-hidden="true">{badge}</span>
           <span className="sr-only">{t.badgeNames[p.role]}</span>
         </span>
+      ) : null}
+      {onMove ? (
+        <button
+          type="button"
+          className="icon-button seat-move"
+          aria-label={seatLink.button(p.name)}
+          aria-haspopup="dialog"
+          onClick={onMove}
+        >
+          <PhoneIcon />
+        </button>
       ) : null}
       {onRemove ? (
         <button

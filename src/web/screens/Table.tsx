@@ -40,6 +40,7 @@ import { PendingCard } from './PendingCard';
 import { RaiseModal } from './RaiseModal';
 import { RebuyModal } from './RebuyModal';
 import { Seat } from './Seat';
+import { SeatLinkModal, type SeatLinkRequest } from './SeatLinkModal';
 import { TableFoot } from './TableFoot';
 import { TakeOverButton } from './TakeOverButton';
 import { handResult, handWinnings, stageReached, useFoldWinAnimation, useTableNotice } from './table-moments';
@@ -53,12 +54,17 @@ export interface TableProps {
   onLeave: () => Promise<Ack<unknown>>;
   /** Whether the socket is connected (a 'No connection…' error goes when it is again). */
   online?: boolean;
+  /**
+   * The host's request for a link moving a player whose phone is away to a new phone (RoomApi's
+   * seatLink); without it the seats offer no "Move Bob to a New Phone".
+   */
+  seatLink?: SeatLinkRequest | undefined;
 }
 
 type Open = 'none' | 'raise' | 'fold' | 'winner' | 'rebuy' | 'end' | 'leave';
 
 /** The game table (status PLAYING). */
-export function Table({ snapshot, me, send, onLeave, online = true }: TableProps) {
+export function Table({ snapshot, me, send, onLeave, online = true, seatLink }: TableProps) {
   const { room, presence } = snapshot;
   const gs = room.gameState;
   const isHost = me === room.hostId;
@@ -123,6 +129,13 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
   )
     setOpen('none');
   if (removingId && !removing) setRemoving(null);
+  // The host's "Move Bob to a New Phone" (SeatLinkModal.tsx), for a player at the table whose phone is
+  // away. Open, it stays while Bob's phone comes and goes (it says when his seat is connected again)
+  // and closes when he leaves or is removed: a link to a seat no longer at the table moves nothing.
+  const [movingId, setMoving] = useState<string | null>(null);
+  const moving = movingId ? room.players[movingId] : undefined;
+  if (movingId && !moving?.isApproved) setMoving(null);
+  const canMove = (p: Player) => !!seatLink && isHost && !p.isHost && p.id !== me && !presence[p.id];
 
   useTurnBuzz(myTurn);
   useWakeLock(true);
@@ -261,6 +274,7 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
             won={winnings.get(p.id)}
             handDone={handDone}
             onRemove={isHost && !p.isHost ? () => setRemoving(p.id) : undefined}
+            onMove={canMove(p) ? () => setMoving(p.id) : undefined}
           />
         ))}
       </ul>
@@ -466,6 +480,14 @@ export function Table({ snapshot, me, send, onLeave, online = true }: TableProps
                 ? 'offer'
                 : undefined
           }
+        />
+      ) : null}
+      {moving?.isApproved && seatLink ? (
+        <SeatLinkModal
+          player={moving}
+          online={presence[moving.id] ?? false}
+          seatLink={seatLink}
+          onClose={() => setMoving(null)}
         />
       ) : null}
       {open === 'leave' && isHost && me !== null ? (

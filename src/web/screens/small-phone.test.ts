@@ -153,3 +153,28 @@ describe('the winner’s seat after the award', () => {
     expect(document.querySelector('.seat-won')).toBeNull();
   });
 });
+
+describe('the host’s two seat buttons (remove, and "Move Ben to a New Phone" while his phone is away)', () => {
+  const areas = (name: string) => getComputedStyle(seatRow(name)).gridTemplateAreas.replace(/\s+/g, ' ');
+
+  // A seat with both buttons goes to three rows from 19.5em down, one with remove alone from 18em (at
+  // 16 px text: 312 and 288 px). happy-dom reads a media query's em as the body's font size (17.6 px,
+  // so 343 and 317 px), a browser as the default text size: the sizes below are in happy-dom's ems.
+  it('sit beside the name, move left of remove; under it a little sooner than remove alone', () => {
+    setViewport(360, 640);
+    withStylesheet();
+    showTable(threeWay(), 'ana', ['ben']);
+    const ben = seatRow('Ben');
+    expect(buttonNames(ben)).toEqual(['Move Ben to a New Phone', 'Remove Ben']);
+    expect(getComputedStyle(ben.querySelector('.seat-move') as HTMLElement).gridArea).toMatch(/^move\b/);
+    expect(areas('Ben')).toContain('"dot name badge move remove"');
+    expect(areas('Cal')).toContain('"dot name badge move remove"');
+    cleanup();
+    // Between 18em and 19.5em: Ben's buttons go under his name (beside a badge and both, the name
+    // would be under four letters wide; styles.css), Cal's seat keeps its one row.
+    setViewport(330, 568);
+    showTable(threeWay(), 'ana', ['ben']);
+    expect(areas('Ben')).toContain('". . badge move remove"');
+    expect(areas('Cal')).toContain('"dot name badge move remove"');
+  });
+});

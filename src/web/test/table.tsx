@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { Command, Room } from '../../engine/types';
 import type { Ack } from '../../shared/protocol';
+import type { SeatLinkRequest } from '../screens/SeatLinkModal';
 import { Table } from '../screens/Table';
 import { heldSnapshot } from './rooms';
 
@@ -10,13 +11,26 @@ const ok: Ack<null> = { ok: true, data: null };
 
 /**
  * The table of `room` seen by `me`, the `offline` players' phones away and, when given, `idle` as the
- * acknowledgement of a phone loading the room says it (RoomSnapshot.idle); `update` re-renders it with
+ * acknowledgement of a phone loading the room says it (RoomSnapshot.idle), and `seatLink` as the host's
+ * request for a seat link (refused by default); `update` re-renders it with
  * a later room (and who is away then), as a broadcast does: without `idle`.
  */
-export function showTable(room: Room, me: string, offline: string[] = [], idle?: number) {
+export function showTable(
+  room: Room,
+  me: string,
+  offline: string[] = [],
+  idle?: number,
+  seatLink: SeatLinkRequest = async () => ({ ok: false, error: 'x' }),
+) {
   const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
   const view = (r: Room, off: string[], held?: number) => (
-    <Table snapshot={heldSnapshot(r, off, held)} me={me} send={send} onLeave={async () => ok} />
+    <Table
+      snapshot={heldSnapshot(r, off, held)}
+      me={me}
+      send={send}
+      onLeave={async () => ok}
+      seatLink={seatLink}
+    />
   );
   const utils = render(view(room, offline, idle));
   return { send, update: (r: Room, off = offline) => utils.rerender(view(r, off)) };

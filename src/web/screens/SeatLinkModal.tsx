@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Player } from '../../engine/types';
+import { type Ack, type SeatLinkResponse, SOMETHING_WENT_WRONG } from '../../shared/protocol';
+import { FormError } from '../components/forms';
+import { LazyQrCode } from '../components/LazyQrCode';
+import { Modal } from '../components/Modal';
+import { ShareButtons } from '../components/ShareButtons';
+import { seatLink as t } from '../room-texts';
+
+/** How the host's phone asks for a seat link (RoomApi's `seatLink`, for the current room). */
+export type SeatLinkRequest = (playerId: string) => Promise<Ack<SeatLinkResponse>>;
+
+interface Props {
+  /** The player whose seat moves, as the room is now. */
+  player: Player;
+  /** Whether the player's phone is connected now (the snapshot's presence). */
+  online: boolean;
+  seatLink: SeatLinkRequest;
+  onClose: () => void;
+  /** Origin of the link; the page's own by default. */
+  origin?: string | undefined;
+}
+
+type State =
+  | { kind: 'making' }
+  | { kind: 'made'; url: string; minutes: number }
+  | { kind: 'expired' }
+  | { kind: 'failed'; error: string };
+
+/** The link a new phone opens (Home.tsx reads `?seat=`). */
+function seatUrlOf(seat: string, origin?: string): string {
+  return `${origin ?? globalThis.location?.origin ?? ''}/?seat=${encodeURIComponent(seat)}`;
+}
+
+/**
+ * The host's "Move Bob to a New Phone" (ours; the engine's seatLink, not in the spec): Bob's phone is
+ * away (flat, dropped in a drink), Bob is still at the table. On open it asks the server for a link
+ * that moves Bob's seat, chips and all, to whichever phone opens it, and shows it as a QR code, as
+ * text, and with Copy Link / Share Link. A refusal (Bob's phone came back meanwhile, no connection)
+ * shows as it is, with Try Again.
+ *
+ * While open: a link whose time runs out says so and offers a new one; Bob's phone connected again (the
+ * new phone took the seat, or the old one came back) says there is nothing more to do, and the link
+ * goes (the server would refuse it now). Table.tsx closes the dialog when Bob leaves or is removed.
+ */
+export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Props) {
+  const playerId = player.id;
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<State>({ kind: 'making' });
+  /** How long the link just made works (its answer's expiresInMs), for the timer that ends it. */
+  const [expiresIn, setExpiresIn] = useState<number | null>(null);
+  // One request an attempt: StrictMode runs the effect twice, and a re-render must not ask again.
+  const askedFor = useRef(-1);
+  const attemptRef = useRef(attempt);
+  attemptRef.current = attempt;
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (askedFor.current === attempt) return;
+    askedFor.current = attempt;
+    const answered = (res: Ack<SeatLinkResponse>) => {
+      if (!mounted.current || attemptRef.current !== attempt) return;
+      setState(
+        res.ok
+          ? {
+              kind: 'made',
+              url: seatUrlOf(res.data.seat, origin),
+              minutes: Math.max(1, Math.round(res.data.expiresInMs / 60_000)),
+            }
+          : { kind: 'failed', error: res.error || SOMETHING_WENT_WRONG },
+      );
+      if (res.ok) setExpiresIn(res.data.expiresInMs);
+    };
+    void seatLink(playerId).then(answered, () => answered({ ok: false, error: SOMETHING_WENT_WRONG }));
+  }, [attempt, playerId, seatLink, origin]);
+
+  // The link stops working after expiresInMs: the dialog says so rather than show a dead QR code.
+  useEffect(() => {
+    if (expiresIn === null) return;
+    const timer = setTimeout(() => setState({ kind: 'expired' }), expiresIn);
+    return () => clearTimeout(timer);
+  }, [expiresIn]);
+
+  // Seen connected once the link was made: the seat has its phone again (latched, so a new phone that
+  // sleeps a moment later does not bring the used link back).
+  const [connected, setConnected] = useState(false);
+  if (state.kind === 'made' && online && !connected) setConnected(true);
+
+  const again = () => {
+    setExpiresIn(null);
+    setConnected(false);
+    setState({ kind: 'making' });
+    setAttempt((a) => a + 1);
+  };
+
+  const name = player.name;
+  const shown = state.kind === 'made' && !connected ? state : null;
+  const line =
+    state.kind === 'making'
+      ? t.making
+      : state.kind === 'expired'
+        ? t.expired
+        : state.kind === 'made'
+          ? connected
+            ? t.connected(name)
+            : t.text(name, state.minutes)
+          : '';
+  return (
+    <Modal title={t.title(name)} onClose={onClose}>
+      <div className="seat-link">
+        {/* One live region, there from the start, so each new line (made, expired, connected) is read. */}
+        <div className="seat-link-status" role="status">
+          {state.kind === 'making' ? <span className="spinner small" aria-hidden="true" /> : null}
+          {line ? <p>{line}</p> : null}
+        </div>
+        {shown ? (
+          <>
+            <LazyQrCode text={shown.url} label={t.qrLabel(name)} />
+            <div className="share-link">
+              <p className="label">{t.linkLabel}</p>
+              <p className="join-link">{shown.url.replace(/^https?:\/\//, '')}</p>
+              <ShareButtons
+                content={{ url: shown.url }}
+                title={t.shareTitle(name)}
+                labels={{ copy: t.copyLink, copied: t.copied, share: t.shareLink, byHand: t.copyByHand }}
+              />
+            </div>
+          </>
+        ) : null}
+        <FormError message={state.kind === 'failed' ? state.error : null} />
+        <div className="button-row">
+          {state.kind === 'failed' || state.kind === 'expired' ? (
+            <button type="button" className="button secondary" onClick={again}>
+              {state.kind === 'failed' ? t.tryAgain : t.newLink}
+            </button>
+          ) : null}
+          <button type="button" className="button primary" onClick={onClose}>
+            {t.done}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
