@@ -126,6 +126,17 @@ export const joinLink = {
   afterResults: (link: string) => `This link is for game ${link}. Tap Back to Home to join it.`,
 };
 
+/**
+ * A seat link opened on this phone (/?seat=…, made by the host's "Move Bob to a New Phone"; ours): the
+ * phone takes the seat of a player whose phone is away. `current`: the game this phone already plays in.
+ */
+export const seatLinkOpened = {
+  label: 'Seat link',
+  taking: 'Taking your seat…',
+  seated: (current: string) =>
+    `This link moves a seat to this phone, but this phone already plays in game ${current}. Open the link in a private tab, or leave game ${current} first.`,
+};
+
 export const pages = {
   back: 'Back',
   startCta: 'Start a Game',

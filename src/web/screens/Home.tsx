@@ -1,4 +1,13 @@
-import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import {
+  type ComponentType,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { ROOM_CODE_LENGTH } from '../../shared/limits';
 import { screenCovered, useAnnounced } from '../components/announcer';
 import { OnlineContext } from '../components/forms';
@@ -7,7 +16,7 @@ import { reloadForNewBuild } from '../net/new-build';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
 import { useSearchParams } from '../router';
-import { common, joinLink } from '../texts';
+import { common, joinLink, seatLinkOpened } from '../texts';
 import { Landing } from './Landing';
 import { normaliseRoomCode } from './RoomForms';
 
@@ -76,6 +85,8 @@ const waitingScreen = (text: string) => (
   </main>
 );
 const resumingScreen = waitingScreen(common.resuming);
+/** While a seat link is claimed, and its room then opened (the seat's room resuming). */
+const takingSeatScreen = waitingScreen(seatLinkOpened.taking);
 /**
  * While a room screen's code loads: after Create Room it flashed "Getting back to your game…" for a
  * game just made (the session-31 audit); the forms now start loading it when they open, so it rarely shows.
@@ -119,6 +130,65 @@ export function HomeView({ api }: { api: RoomApi }) {
   // session-39 review).
   useAnnounced(linkNotice, linkNotice ?? '', { onMount: true });
 
+  // A seat link (`?seat=`, the host's "Move Bob to a New Phone"): this phone takes the seat of a player
+  // whose phone is away, once it is connected and knows it sits in no game (a remembered room is
+  // resumed first: it may turn out gone). A phone in a game still on keeps its seat and says so, as a
+  // join link to another game does: taking Bob's seat would leave its own player's seat behind,
+  // offline; unless the link names this phone's own seat, which it then is already. The link's first
+  // two parts are its room and player ("ABCDE.<playerId>.<expiry>.<signature>"), read here only to
+  // compare; the server checks the rest. Claimed once a link (a ref: StrictMode runs effects twice),
+  // and the link goes from the address once answered, without a history entry.
+  const seatToken = params.get('seat');
+  const [seatRoom, seatPlayer] = seatToken?.split('.') ?? [];
+  const ownSeat =
+    seatToken !== null && seated && seatPlayer === playerId && seatRoom === snapshot.room.roomCode;
+  const seatElsewhere = seatToken !== null && seated && !ownSeat;
+  const wantsSeat = seatToken !== null && !seated;
+  const [claim, setClaim] = useState<'none' | 'asking' | 'taken'>('none');
+  const [seatError, setSeatError] = useState<string | null>(null);
+  const claimedRef = useRef<string | null>(null);
+  const paramsRef = useRef(params);
+  paramsRef.current = params;
+  const dropSeat = useCallback(() => {
+    const rest = [...paramsRef.current].filter(([key]) => key !== 'seat');
+    setParams(Object.fromEntries(rest), { replace: true });
+  }, [setParams]);
+  const { claimSeat, resuming } = api;
+  const online = api.connection === 'online';
+  useEffect(() => {
+    if (seatToken === null || seated || resuming || !online || claimedRef.current === seatToken) return;
+    claimedRef.current = seatToken;
+    preloadRoomScreens();
+    setClaim('asking');
+    setSeatError(null);
+    void claimSeat(seatToken).then((res) => {
+      dropSeat();
+      setClaim(res.ok ? 'taken' : 'none');
+      if (res.ok) return;
+      // Opened again (the same link, once the connection is back): asked again.
+      claimedRef.current = null;
+      setSeatError(res.error);
+    });
+  }, [seatToken, seated, resuming, online, claimSeat, dropSeat]);
+  useEffect(() => {
+    if (ownSeat) dropSeat();
+  }, [ownSeat, dropSeat]);
+  // The seat's room opened (or its resume refused, with use-room's notice): the claim is over. A
+  // refusal shown on the landing goes once this phone is in a game.
+  useEffect(() => {
+    if (!resuming) setClaim((c) => (c === 'taken' ? 'none' : c));
+  }, [resuming]);
+  useEffect(() => {
+    if (seated) setSeatError(null);
+  }, [seated]);
+  const takingSeat = claim === 'asking' || (claim === 'taken' && resuming) || (wantsSeat && !resuming);
+  const seatNotice = seatElsewhere
+    ? seatLinkOpened.seated(snapshot.room.roomCode)
+    : snapshot && !takingSeat
+      ? seatError
+      : null;
+  useAnnounced(seatNotice, seatNotice ?? '', { onMount: true });
+
   // A new screen opens at its top (the session-33 review: the page kept the lobby's scroll, so the table
   // opened with its stage cut off, and the game over on Rankings, the settlements above the screen).
   const screenKind = snapshot ? snapshot.room.status : api.resuming ? 'resuming' : 'landing';
@@ -129,7 +199,6 @@ export function HomeView({ api }: { api: RoomApi }) {
     window.scrollTo(0, 0);
   }, [screenKind]);
 
-  const online = api.connection === 'online';
   const reconnecting = api.connection === 'offline';
   // The banner's live region is in the page before its text (one created with its text is often not
   // read); under a dialog #root is inert, so the announcer outside it says it (announcer.ts).
@@ -139,7 +208,9 @@ export function HomeView({ api }: { api: RoomApi }) {
     { onlyIf: screenCovered },
   );
   let screen: React.ReactNode;
-  if (snapshot) {
+  if (takingSeat) {
+    screen = takingSeatScreen;
+  } else if (snapshot) {
     const status = snapshot.room.status;
     if (status === 'PLAYING')
       screen = (
@@ -172,8 +243,8 @@ export function HomeView({ api }: { api: RoomApi }) {
         }}
         joinCode={joinCode}
         onFormOpen={preloadRoomScreens}
-        notice={api.notice}
-        onDismissNotice={api.dismissNotice}
+        notice={seatError ?? api.notice}
+        onDismissNotice={seatError !== null ? () => setSeatError(null) : api.dismissNotice}
         onJoinLinkClosed={() => setParams({}, { replace: true })}
         lastResults={api.lastResults}
         onOpenLastResults={() => {
@@ -204,6 +275,18 @@ export function HomeView({ api }: { api: RoomApi }) {
             type="button"
             className="button ghost small"
             onClick={() => setParams({}, { replace: true })}
+          >
+            {common.dismiss}
+          </button>
+        </div>
+      ) : null}
+      {seatNotice !== null ? (
+        <div className="notice link-notice" role="status" aria-label={seatLinkOpened.label}>
+          <p>{seatNotice}</p>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => (seatElsewhere ? dropSeat() : setSeatError(null))}
           >
             {common.dismiss}
           </button>
