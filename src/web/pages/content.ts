@@ -85,7 +85,7 @@ export const faq = {
     },
     {
       q: 'My phone lost its seat. What now?',
-      a: 'Your seat is remembered by the browser you joined in, so open the game there again (your phone\'s browser rather than the one inside a chat app, if you can). If that browser has forgotten it (its data was cleared, or it was a private tab), "Name already taken" stops you from joining again under your name: the host removes your old seat, and you join again. The chips your old seat held stay in the final settlement.',
+      a: "Your seat is remembered by the browser you joined in, so open the game there again (your phone's browser rather than the one inside a chat app, if you can). If that phone is flat or lost, or its browser has forgotten the seat (its data was cleared, or it was a private tab), the host taps the phone button by your seat at the table (it shows while your phone is away) and you open the link it makes on another phone, or scan its code: your own new phone, or a private tab on a friend's. That phone becomes you, with the same seat and chips. The link works for 15 minutes. The host's own seat cannot be moved: a host whose phone is about to die makes someone else the host first, and if it is gone already a player takes over as host after 3 minutes, and can then move it. In the lobby the old way stays: \"Name already taken\" stops you from joining again under your name, so the host removes your old seat and you join again.",
     },
     {
       q: 'How is the final settlement computed?',
