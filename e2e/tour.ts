@@ -108,6 +108,16 @@ export async function tourEveryScreen([host, guest, late]: readonly [Phone, Phon
   );
   await visit(host, 'invite-at-the-table');
   await page.keyboard.press('Escape');
+  // The guest's phone gone (its page closed): the host moves the seat to a new phone, the link drawn.
+  await guest.page.goto('about:blank');
+  await button(page, `Move ${guest.name} to a New Phone`).click();
+  await expectVisible(
+    dialog(page, `Move ${guest.name} to a New Phone`).getByRole('img', {
+      name: `QR code to move ${guest.name} to a new phone`,
+    }),
+  );
+  await visit(host, 'seat-link');
+  await page.keyboard.press('Escape');
   await button(page, 'Undo').click();
   await visit(host, 'undo');
   await page.keyboard.press('Escape');
