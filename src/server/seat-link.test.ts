@@ -34,8 +34,12 @@ const connect = async (token?: string) => {
   return c;
 };
 
-const seatLink = (c: TestClient, roomCode: string, playerId: string, commandId = crypto.randomUUID()) =>
-  emitWithAck<SeatLinkResponse>(c.socket, 'seatLink', { commandId, roomCode, playerId });
+const seatLink = (
+  c: TestClient,
+  roomCode: string,
+  playerId: string,
+  commandId: string = crypto.randomUUID(),
+) => emitWithAck<SeatLinkResponse>(c.socket, 'seatLink', { commandId, roomCode, playerId });
 const claimSeat = (c: TestClient, seat: unknown) => emitWithAck<SeatClaim>(c.socket, 'claimSeat', { seat });
 
 /** A started game: the first name hosts, the others join with $50.00 each and are approved. */
@@ -147,6 +151,31 @@ describe('moving a seat to a new phone', () => {
     expect(await seatLink(stranger, 'ZZZZZ', ben.playerId)).toEqual({ ok: false, error: 'Room not found' });
     // None of it changed the room.
     expect((await server.store.load(code))!.version).toBe(version);
+  });
+
+  it("a command id already applied is no pass: a player reusing their own command's id gets no link for anyone", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    await away(ben, ana);
+    // Cal's own command, applied under an id he chose; then that id on the seatLink event, for Ben's
+    // seat and for the host's: the engine must still rule (only the host, never a connected phone).
+    const own = crypto.randomUUID();
+    okData(await cal.command(code, { type: 'sitOut', away: true }, own));
+    expect(await seatLink(cal, code, ben.playerId, own)).toEqual({
+      ok: false,
+      error: 'Only the host can move a seat to a new phone',
+    });
+    expect(await seatLink(cal, code, ana.playerId, own)).toEqual({
+      ok: false,
+      error: 'Only the host can move a seat to a new phone',
+    });
+    // The host's own earlier link, its id sent again for another seat whose phone is connected.
+    const first = crypto.randomUUID();
+    okData(await seatLink(ana, code, ben.playerId, first));
+    expect(await seatLink(ana, code, cal.playerId, first)).toEqual({
+      ok: false,
+      error: "Cal's phone is still connected. Nothing was done.",
+    });
   });
 
   it('a claim is refused for a forged, altered, expired or foreign link, a seat gone from the table and a finished game', async () => {

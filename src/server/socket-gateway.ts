@@ -8,6 +8,7 @@
  * every socket of one player (to tell them they were removed). Both work across processes through
  * whichever adapter the Server has (in-memory by default, Redis in scale-out).
  */
+import { randomUUID } from 'node:crypto';
 import type { Server, Socket } from 'socket.io';
 import { type Command, entryError } from '../engine';
 import { ROOM_CODE_LENGTH } from '../shared/limits';
@@ -363,7 +364,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   // The host asks for a link moving a player's seat to a new phone: the engine rules and logs it (its
   // seatLink, with the server's presence: only for a player whose phone is away), the server signs it.
-  // A repeated command id (an answer lost on the way) is answered with a link again.
+  // The engine rules every request: it runs under a command id of the server's, never the phone's. A
+  // phone's id already applied would be answered as a retry without the engine, and a link signed on
+  // that: any player reusing the id of one of their own commands (a join, a call) got a link to any
+  // away seat, the host's included. A request sent again (an answer lost on the way) is ruled again,
+  // and logged again: the table sees each link made.
   const onSeatLink = listenerFor(
     'seatLink',
     seatLinkSchema,
@@ -372,14 +377,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       const refused = await lookupBeforeCommand(socket, req.roomCode);
       if (refused) return refused;
       const command: Command = { type: 'seatLink', playerId: req.playerId };
-      const outcome = await run(
-        socket,
-        req.roomCode,
-        req.commandId,
-        command,
-        false,
-        withOnline(req.roomCode),
-      );
+      const outcome = await run(socket, req.roomCode, randomUUID(), command, false, withOnline(req.roomCode));
       if (!outcome.ok) return outcome;
       const seat = identity.seatLink(req.roomCode, req.playerId, now() + SEAT_LINK_TTL_MS);
       return { ok: true, data: { seat, expiresInMs: SEAT_LINK_TTL_MS } };
