@@ -27,6 +27,8 @@ export interface ViewData {
   nextEventSeq: number;
   /** Whether its game has ended (status ENDED). */
   ended: boolean;
+  /** Its host's player id. */
+  hostId: string;
   /** The table's last move (tableActivity, by this process's clock). */
   activity: number;
   /** The ids of the players who left or were removed during its game (its ledger's), when asked for whole. */

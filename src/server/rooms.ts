@@ -30,6 +30,8 @@ export interface RoomView {
   has(playerId: string): boolean;
   /** Whether the game has ended (status ENDED): nothing in the room changes any more. */
   readonly ended: boolean;
+  /** The host's player id (a seat link never moves the host's seat: socket-gateway.ts claimSeat). */
+  readonly hostId: string;
   /**
    * Whether `playerId` left or was removed during the game (the engine's leftDuringGame): not in the
    * room, but named by its results, which they may see once it has ended.
@@ -124,6 +126,9 @@ class RecordView implements RoomView {
   }
   get ended(): boolean {
     return this.record.room.status === 'ENDED';
+  }
+  get hostId(): string {
+    return this.record.room.hostId;
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SEAT_LINK_EXPIRED,
   SEAT_LINK_GONE,
+  SEAT_LINK_HOST,
   SEAT_LINK_IN_USE,
   SEAT_LINK_INVALID,
   type SeatClaim,
@@ -176,6 +177,24 @@ describe('moving a seat to a new phone', () => {
       ok: false,
       error: "Cal's phone is still connected. Nothing was done.",
     });
+  });
+
+  it("a link made for a player who has since become the host moves nothing: the host's seat never goes by link", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben] = phones as [TestClient, TestClient, TestClient];
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    // Ana hands Ben the host role (or leaves, handing it to him) while his link is still out.
+    okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
+    const phone = await connect();
+    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_HOST });
+    // The role back with Ana: Ben's link moves his seat again.
+    const bensOwn = await connect(ben.token);
+    okData(await bensOwn.resume(code));
+    okData(await bensOwn.command(code, { type: 'makeHost', playerId: ana.playerId }));
+    bensOwn.close();
+    await ana.waitFor(() => ana.latest?.presence[ben.playerId] === false, 5000, 'Ben away again');
+    expect(okData(await claimSeat(phone, seat)).credentials.playerId).toBe(ben.playerId);
   });
 
   it('a claim is refused for a forged, altered, expired or foreign link, a seat gone from the table and a finished game', async () => {

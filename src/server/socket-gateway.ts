@@ -19,6 +19,7 @@ import {
   JOIN_ROOM_NOT_FOUND,
   SEAT_LINK_EXPIRED,
   SEAT_LINK_GONE,
+  SEAT_LINK_HOST,
   SEAT_LINK_IN_USE,
   SEAT_LINK_INVALID,
   type SeatClaim,
@@ -402,6 +403,10 @@ export function attachGateway(deps: GatewayDeps): () => void {
       const { roomCode, playerId } = read;
       const view = await rooms.load(roomCode);
       if (!view?.has(playerId) || view.ended) return { ok: false, error: SEAT_LINK_GONE };
+      // Made for a player who is the host now (handed the role since): never the host's seat, as the
+      // engine's seatLink rules, or a copy of the link (photographed at the table) would be the host.
+      if (view.hostId === playerId && playerId !== socket.data.playerId)
+        return { ok: false, error: SEAT_LINK_HOST };
       if (playerId !== socket.data.playerId && (await broadcaster.onlinePlayers(roomCode)).has(playerId))
         return { ok: false, error: SEAT_LINK_IN_USE };
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');

@@ -192,6 +192,9 @@ class ThreadView implements RoomView {
   get ended(): boolean {
     return this.data.ended;
   }
+  get hostId(): string {
+    return this.data.hostId;
+  }
   departed(playerId: string): boolean {
     const departed = this.data.departed;
     if (departed === undefined) throw new TypeError('threadRooms: departed asked of a view not loaded whole');

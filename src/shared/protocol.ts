@@ -63,6 +63,11 @@ export const SEAT_LINK_INVALID = "This link doesn't work. Ask the host for a new
 export const SEAT_LINK_EXPIRED = 'This link has expired. Ask the host for a new one.';
 /** A claim for a player who has left the table (or was removed), or a room the server no longer has. */
 export const SEAT_LINK_GONE = 'This seat is no longer at the table.';
+/**
+ * A claim for a player who has become the host since the link was made (makeHost, a host leaving): the
+ * host's seat never moves by link (the engine's seatLink refuses it), or a copy of the link would be the host.
+ */
+export const SEAT_LINK_HOST = "This link no longer works: that seat is the host's now.";
 /** A claim while the seat's phone is connected (its old phone came back, or another phone took it first). */
 export const SEAT_LINK_IN_USE =
   'This seat is connected on another phone. Ask the host for a new link if it is yours.';
