@@ -376,6 +376,33 @@ describe('claiming a seat link', () => {
     expect(presented).toEqual([undefined, 't9', 't9']);
   });
 
+  it("another tab of the browser, on its next reconnection, becomes the seat's player too: it never writes its old identity back", async () => {
+    // Two tabs of the borrowed phone, one player (p1). One opens the seat link; the other, still p1 in
+    // memory, reconnected after a Wi-Fi blip as p1 and stored p1 back over the seat's credentials: the
+    // claiming tab's next reload (the phone asleep, the tab unloaded) was p1, and Bob's seat was gone.
+    const store = browserStorage();
+    vi.stubGlobal('localStorage', store);
+    const { io, url, presented } = await identityServer();
+    const sessions: [number, string][] = [];
+    const [claiming] = roomClients(io, url, (i, c) => sessions.push([i, c.playerId]), 1);
+    await waitFor(() => sessions.length === 1);
+    roomClients(io, url, (i, c) => sessions.push([i + 1, c.playerId]), 1);
+    await waitFor(() => sessions.length === 2);
+    expect(sessions).toEqual([
+      [0, 'p1'],
+      [1, 'p1'],
+    ]);
+    okAck(await claiming!.claimSeat('good'));
+    await waitFor(() => sessions.length === 3);
+    // The blip: both tabs reconnect.
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    await waitFor(() => sessions.filter(([, id]) => id === 'p9').length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p9', token: 't9' });
+    expect(sessions.at(-1)?.[1]).toBe('p9');
+    expect(presented.at(-1)).toBe('t9');
+  });
+
   it("storage refused: the seat is still this page's on its next reconnection", async () => {
     vi.stubGlobal('localStorage', browserStorage({ refuseWrites: true }));
     const { io, url, presented } = await identityServer();

@@ -110,6 +110,9 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   let presented: string | undefined;
   // Set while this page reconnects to take the identity another tab stored: no "Reconnecting…" for it.
   let adopting = false;
+  // The credentials' token as this page last left storage (read after its own write, which storage may
+  // refuse): one found there that differs was written by another tab since (a seat link claimed there).
+  let storedByMe: string | undefined = storage.credentials()?.token;
   const socketOptions = {
     // A function, so every reconnection presents the current token.
     auth: (cb: (data: object) => void) => {
@@ -159,16 +162,22 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
     // own, the last one kept, and the tab that joined with the other lost its seat on its next reload.
     // The first one stored is the browser's player: this page reconnects as it, and the app never hears
     // of the other (nothing was done with it).
+    // Likewise a tab that claimed a seat link: the browser is that seat's player now (client.claimSeat),
+    // and this page, reconnecting with the identity it held in memory, stored it back over the seat's:
+    // the claiming tab's next reload came back as the old player, the seat lost to this phone.
     const stored = storage.credentials();
     const issued = creds.token !== presented;
-    if (issued && stored !== null && stored.token !== presented && stored.token !== creds.token) {
+    const another = issued || (stored !== null && stored.token !== storedByMe);
+    if (another && stored !== null && stored.token !== presented && stored.token !== creds.token) {
       mine = stored;
+      storedByMe = stored.token;
       adopting = true;
       socket.disconnect().connect();
       return;
     }
     mine = creds;
     storage.setCredentials(creds);
+    storedByMe = storage.credentials()?.token;
     events.session(creds);
   });
   socket.on('room', (snapshot) => events.room(snapshot));
@@ -258,6 +267,7 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
             // "Reconnecting…" (the 'session' that answers it clears `adopting`).
             mine = res.data.credentials;
             storage.setCredentials(mine);
+            storedByMe = storage.credentials()?.token;
             adopting = true;
             socket.disconnect().connect();
           }
