@@ -6,6 +6,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { StrictMode, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ack, SeatClaim, SeatLinkResponse } from '../../shared/protocol';
+import { NO_CONNECTION_ERROR } from '../net/client';
 import type { RoomApi } from '../net/use-room';
 import { MemoryRouter, useSearchParams } from '../router';
 import { roomApi } from '../test/room-api';
@@ -106,6 +107,24 @@ describe('Home: a seat link on a phone that sits in no game', () => {
     fireEvent.click(within(notice as HTMLElement).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText('This link has expired. Ask the host for a new one.')).toBeNull();
     expect(claimSeat).toHaveBeenCalledTimes(1);
+  });
+
+  it('no connection when asked: the link stays in the address and is asked again once the phone is back online', async () => {
+    // The answer lost (a Wi-Fi blip on the borrowed phone): nothing says the link is bad, and dropped
+    // from the address (replaced, no history entry) it was gone, the QR code or the chat to find again.
+    const claimSeat = vi.fn(
+      async (_seat: string): Promise<Ack<SeatClaim>> => ({ ok: false, error: NO_CONNECTION_ERROR }),
+    );
+    await act(async () => show(`/?seat=${BENS_SEAT}`, { playerId: 'zed', claimSeat }));
+    expect(claimSeat).toHaveBeenCalledTimes(1);
+    expect(shownParams).toBe(`seat=${BENS_SEAT}`);
+    expect(screen.getByText('Taking your seat…')).toBeTruthy();
+    await act(async () => setApi({ connection: 'offline' }));
+    expect(claimSeat).toHaveBeenCalledTimes(1);
+    claimSeat.mockImplementation(async () => claimed);
+    await act(async () => setApi({ connection: 'online' }));
+    expect(claimSeat).toHaveBeenCalledTimes(2);
+    expect(shownParams).toBe('');
   });
 
   it('waits while the remembered room resumes and while offline; a game that is over is no seat', async () => {

@@ -12,6 +12,7 @@ import { ROOM_CODE_LENGTH } from '../../shared/limits';
 import { screenCovered, useAnnounced } from '../components/announcer';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
+import { NO_CONNECTION_ERROR } from '../net/client';
 import { reloadForNewBuild } from '../net/new-build';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
@@ -162,6 +163,14 @@ export function HomeView({ api }: { api: RoomApi }) {
     setClaim('asking');
     setSeatError(null);
     void claimSeat(seatToken).then((res) => {
+      if (!res.ok && res.error === NO_CONNECTION_ERROR) {
+        // No answer (a blip on the borrowed phone): nothing says the link is bad. It stays in the
+        // address, "Taking your seat…" under "Reconnecting…", and is asked again once back online;
+        // dropped, it was gone, the QR code or the chat to find again.
+        claimedRef.current = null;
+        setClaim('none');
+        return;
+      }
       dropSeat();
       setClaim(res.ok ? 'taken' : 'none');
       if (res.ok) return;
