@@ -133,6 +133,22 @@ describe('Table: the host moves a seat to a new phone', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('closes when the host role moves: to Cal (Ana no longer hands links out), or to Ben (his seat never goes by link)', async () => {
+    for (const to of ['cal', 'ben']) {
+      const { seatLink, answer } = deferredLink();
+      const room = table();
+      const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
+      fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
+      await answer(made);
+      expect(
+        screen.getByRole('dialog', { name: 'Move Ben to a New Phone' }).querySelector('.join-link'),
+      ).not.toBeNull();
+      update(step(room, 'ana', { type: 'makeHost', playerId: to }), ['ben']);
+      expect(screen.queryByRole('dialog'), to).toBeNull();
+      cleanup();
+    }
+  });
+
   it('says when the link has expired, and makes a new one', async () => {
     vi.useFakeTimers();
     const { seatLink, answer } = deferredLink();

@@ -131,10 +131,12 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink }: 
   if (removingId && !removing) setRemoving(null);
   // The host's "Move Bob to a New Phone" (SeatLinkModal.tsx), for a player at the table whose phone is
   // away. Open, it stays while Bob's phone comes and goes (it says when his seat is connected again)
-  // and closes when he leaves or is removed: a link to a seat no longer at the table moves nothing.
+  // and closes when he leaves or is removed: a link to a seat no longer at the table moves nothing. It
+  // closes too when the host role moves: this phone no longer hands links out, and the host's seat
+  // (Bob's, handed the role) never goes by link (the server refuses it).
   const [movingId, setMoving] = useState<string | null>(null);
   const moving = movingId ? room.players[movingId] : undefined;
-  if (movingId && !moving?.isApproved) setMoving(null);
+  if (movingId && (!moving?.isApproved || !isHost || moving.isHost)) setMoving(null);
   const canMove = (p: Player) => !!seatLink && isHost && !p.isHost && p.id !== me && !presence[p.id];
 
   useTurnBuzz(myTurn);
