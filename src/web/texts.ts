@@ -135,6 +135,12 @@ export const seatLinkOpened = {
   taking: 'Taking your seat…',
   seated: (current: string) =>
     `This link moves a seat to this phone, but this phone already plays in game ${current}. Open the link in a private tab, or leave game ${current} first.`,
+  /**
+   * The link of another player's seat at this phone's own table (Cal opens the link the host made for
+   * Bob): leaving the game first, as for a phone in another game, would cost Cal his own seat.
+   */
+  sameGame: (name: string) =>
+    `This link moves ${name}'s seat to ${name}'s new phone. This phone already plays in this game: give the link to ${name}.`,
 };
 
 export const pages = {

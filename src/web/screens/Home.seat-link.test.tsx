@@ -174,14 +174,15 @@ const seatedIn = (me: string, room = lobby(['Ana', 'Ben', 'Zed'])) => ({
 describe('Home: a seat link on a phone that plays in a game', () => {
   it('does not take the seat: it says why, and Dismiss drops the link', async () => {
     const claimSeat = vi.fn(async (_seat: string) => claimed);
-    await act(async () => show(`/?seat=${BENS_SEAT}`, { ...seatedIn('zed'), claimSeat }));
+    const elsewhere = BENS_SEAT.replace('ABCDE', 'FGHJK');
+    await act(async () => show(`/?seat=${elsewhere}`, { ...seatedIn('zed'), claimSeat }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Game Lobby' })).toBeTruthy();
     const notice = screen.getByRole('status', { name: 'Seat link' });
     expect(notice.textContent).toContain(
       'This link moves a seat to this phone, but this phone already plays in game ABCDE. Open the link in a private tab, or leave game ABCDE first.',
     );
     expect(claimSeat).not.toHaveBeenCalled();
-    expect(shownParams).toBe(`seat=${BENS_SEAT}`);
+    expect(shownParams).toBe(`seat=${elsewhere}`);
     fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
     expect(shownParams).toBe('');
@@ -203,6 +204,21 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     expect(shownParams).toBe('');
     expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
     expect(claimSeat).not.toHaveBeenCalled();
+  });
+
+  it("another player's seat at this phone's own table: says whose, and not to leave the game", async () => {
+    // Cal, at Ann's table, opens the link the host made for Ben: leaving his game first (the notice for
+    // a phone in another game) would cost Cal his own seat, and the link is for Ben's new phone anyway.
+    const claimSeat = vi.fn(async (_seat: string) => claimed);
+    await act(async () => show(`/?seat=${BENS_SEAT}`, { ...seatedIn('zed'), claimSeat }));
+    const notice = screen.getByRole('status', { name: 'Seat link' });
+    expect(notice.textContent).toContain(
+      "This link moves Ben's seat to Ben's new phone. This phone already plays in this game: give the link to Ben.",
+    );
+    expect(notice.textContent).not.toContain('leave game');
+    expect(claimSeat).not.toHaveBeenCalled();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(shownParams).toBe('');
   });
 
   it("Ben's player in another game is not this link's seat: the notice", async () => {

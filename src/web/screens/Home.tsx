@@ -191,8 +191,18 @@ export function HomeView({ api }: { api: RoomApi }) {
     if (seated) setSeatError(null);
   }, [seated]);
   const takingSeat = claim === 'asking' || (claim === 'taken' && resuming) || (wantsSeat && !resuming);
+  // Another player's seat at this very table (Cal opens Bob's link): whose it is, not "leave first".
+  const seatHolder =
+    seatElsewhere &&
+    seatRoom === snapshot.room.roomCode &&
+    seatPlayer &&
+    Object.hasOwn(snapshot.room.players, seatPlayer)
+      ? snapshot.room.players[seatPlayer]
+      : undefined;
   const seatNotice = seatElsewhere
-    ? seatLinkOpened.seated(snapshot.room.roomCode)
+    ? seatHolder
+      ? seatLinkOpened.sameGame(seatHolder.name)
+      : seatLinkOpened.seated(snapshot.room.roomCode)
     : snapshot && !takingSeat
       ? seatError
       : null;
