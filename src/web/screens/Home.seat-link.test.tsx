@@ -221,6 +221,50 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     expect(shownParams).toBe('');
   });
 
+  it('a phone only asking to join this very game gives its request up and takes the seat', async () => {
+    // Ben's phone is flat; on Zed's phone he first asked to join again (the old way), then the host
+    // made him the link instead: the request is not a seat (no chips yet), the link is what he wants.
+    const leave = vi.fn(async () => {
+      setApi({ snapshot: null });
+      return { ok: true, data: null } as const;
+    });
+    const claimSeat = vi.fn(async (_seat: string) => claimed);
+    const table = snapshot(
+      step(started(['Ana', 'Ben']), 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 }),
+    );
+    await act(async () =>
+      show(`/?seat=${BENS_SEAT}`, {
+        playerId: 'zed',
+        snapshot: table,
+        claimSeat,
+        leave,
+        connection: 'online',
+      }),
+    );
+    expect(leave).toHaveBeenCalledTimes(1);
+    expect(claimSeat).toHaveBeenCalledTimes(1);
+    expect(claimSeat).toHaveBeenCalledWith(BENS_SEAT);
+    expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
+  });
+
+  it('a request to join another game stays: the notice, no leave', async () => {
+    const leave = vi.fn(async () => ({ ok: true, data: null }) as const);
+    const claimSeat = vi.fn(async (_seat: string) => claimed);
+    const table = snapshot(lobby(['Ana', 'Zed'], { pending: ['Zed'] }));
+    await act(async () =>
+      show(`/?seat=${BENS_SEAT.replace('ABCDE', 'FGHJK')}`, {
+        playerId: 'zed',
+        snapshot: table,
+        claimSeat,
+        leave,
+        connection: 'online',
+      }),
+    );
+    expect(screen.getByRole('status', { name: 'Seat link' })).toBeTruthy();
+    expect(leave).not.toHaveBeenCalled();
+    expect(claimSeat).not.toHaveBeenCalled();
+  });
+
   it("Ben's player in another game is not this link's seat: the notice", async () => {
     const claimSeat = vi.fn(async (_seat: string) => claimed);
     await act(async () =>

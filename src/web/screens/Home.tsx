@@ -143,7 +143,18 @@ export function HomeView({ api }: { api: RoomApi }) {
   const [seatRoom, seatPlayer] = seatToken?.split('.') ?? [];
   const ownSeat =
     seatToken !== null && seated && seatPlayer === playerId && seatRoom === snapshot.room.roomCode;
-  const seatElsewhere = seatToken !== null && seated && !ownSeat;
+  // Only asking to join the link's own game (Bob, his phone flat, asked to join again on the phone he
+  // borrowed, before the host made him the link): the request is no seat, so it is given up (a leave)
+  // and the link then takes Bob's. A request to another game stays, with the notice below.
+  const pendingHere =
+    seatToken !== null &&
+    seated &&
+    !ownSeat &&
+    seatRoom === snapshot.room.roomCode &&
+    playerId !== null &&
+    Object.hasOwn(snapshot.room.players, playerId) &&
+    snapshot.room.players[playerId]?.isApproved === false;
+  const seatElsewhere = seatToken !== null && seated && !ownSeat && !pendingHere;
   const wantsSeat = seatToken !== null && !seated;
   const [claim, setClaim] = useState<'none' | 'asking' | 'taken'>('none');
   const [seatError, setSeatError] = useState<string | null>(null);
@@ -154,8 +165,14 @@ export function HomeView({ api }: { api: RoomApi }) {
     const rest = [...paramsRef.current].filter(([key]) => key !== 'seat');
     setParams(Object.fromEntries(rest), { replace: true });
   }, [setParams]);
-  const { claimSeat, resuming } = api;
+  const { claimSeat, resuming, leave } = api;
   const online = api.connection === 'online';
+  const withdrawnRef = useRef<string | null>(null);
+  useEffect(() => {
+    if (!pendingHere || !online || withdrawnRef.current === seatToken) return;
+    withdrawnRef.current = seatToken;
+    void leave();
+  }, [pendingHere, online, seatToken, leave]);
   useEffect(() => {
     if (seatToken === null || seated || resuming || !online || claimedRef.current === seatToken) return;
     claimedRef.current = seatToken;
@@ -190,7 +207,8 @@ export function HomeView({ api }: { api: RoomApi }) {
   useEffect(() => {
     if (seated) setSeatError(null);
   }, [seated]);
-  const takingSeat = claim === 'asking' || (claim === 'taken' && resuming) || (wantsSeat && !resuming);
+  const takingSeat =
+    claim === 'asking' || (claim === 'taken' && resuming) || (wantsSeat && !resuming) || pendingHere;
   // Another player's seat at this very table (Cal opens Bob's link): whose it is, not "leave first".
   const seatHolder =
     seatElsewhere &&
