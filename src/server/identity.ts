@@ -2,6 +2,13 @@
  * Anonymous identity. A session token is `<playerId>.<signature>`, the signature being
  * HMAC-SHA256(secret, playerId) in base64url: the server stores nothing per player and every process
  * sharing SESSION_SECRET accepts the same tokens. The player id is the spec's authenticated user id.
+ *
+ * A seat moved to a new phone by a link (the engine's seatLink) is held there by room-scoped
+ * credentials: `<roomCode>:<playerId>.<signature>`, the signature HMAC-SHA256(secret, "room|" + room +
+ * "|" + player id). They are that player in that room only (the gateway refuses them every other room
+ * and a new one): a link photographed or opened on a friend's phone is never the player's own
+ * identity, which a browser keeps for every game it joins (the session-40 review: a friend's browser
+ * that took Bob's seat was Bob in every later game, Bob's own included).
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PLAYER_ID_PATTERN, ROOM_CODE_LENGTH } from '../shared/limits';
@@ -11,6 +18,13 @@ import type { SessionCredentials } from '../shared/protocol';
 export interface Identity {
   /** The player id a token proves, or null when it is missing, malformed or forged. */
   verify(token: unknown): string | null;
+  /**
+   * The credentials a token proves (`room` set for room-scoped ones: seatCredentials), or null when it
+   * is missing, malformed or forged.
+   */
+  read(token: unknown): SessionCredentials | null;
+  /** Room-scoped credentials: `playerId` in `roomCode` only (a seat claimed by a link). */
+  seatCredentials(roomCode: string, playerId: string): SessionCredentials;
   /** Credentials for a new anonymous player. */
   issue(): SessionCredentials;
   /** Credentials for a known player id (the same token every time). */
@@ -31,6 +45,8 @@ const SEAT_LINK = new RegExp(
 );
 
 const MAX_TOKEN_LENGTH = 256;
+/** A room-scoped session token (seatCredentials). */
+const ROOM_TOKEN = new RegExp(`^([A-Z0-9]{${ROOM_CODE_LENGTH}}):([A-Za-z0-9-]{1,64})\\.([A-Za-z0-9_-]{43})$`);
 
 /** An Identity signing with `secret`. */
 export function createIdentity(secret: string): Identity {
@@ -48,19 +64,39 @@ export function createIdentity(secret: string): Identity {
     playerId,
     token: `${playerId}.${sign(playerId).toString('base64url')}`,
   });
+  const signRoom = (roomCode: string, playerId: string) =>
+    createHmac('sha256', secret).update(`room|${roomCode}|${playerId}`).digest().toString('base64url');
+  const seatCredentials = (roomCode: string, playerId: string): SessionCredentials => ({
+    playerId,
+    token: `${roomCode}:${playerId}.${signRoom(roomCode, playerId)}`,
+    room: roomCode,
+  });
+
+  const verify = (token: unknown): string | null => {
+    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+    const dot = token.lastIndexOf('.');
+    if (dot <= 0) return null;
+    const playerId = token.slice(0, dot);
+    if (!PLAYER_ID_PATTERN.test(playerId)) return null;
+    // The signature's text is compared, not its decoding: Node's base64url decoder skips characters
+    // outside the alphabet and padding, and ignores the last character's 2 unused bits, so many
+    // strings decode to the same bytes. Only the exact token issued is that player's.
+    return same(token.slice(dot + 1), sign(playerId).toString('base64url')) ? playerId : null;
+  };
 
   return {
-    verify(token) {
-      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
-      const dot = token.lastIndexOf('.');
-      if (dot <= 0) return null;
-      const playerId = token.slice(0, dot);
-      if (!PLAYER_ID_PATTERN.test(playerId)) return null;
-      // The signature's text is compared, not its decoding: Node's base64url decoder skips characters
-      // outside the alphabet and padding, and ignores the last character's 2 unused bits, so many
-      // strings decode to the same bytes. Only the exact token issued is that player's.
-      return same(token.slice(dot + 1), sign(playerId).toString('base64url')) ? playerId : null;
+    verify,
+    read(token) {
+      if (typeof token !== 'string') return null;
+      const scoped = ROOM_TOKEN.exec(token);
+      if (scoped === null) {
+        const playerId = verify(token);
+        return playerId === null ? null : credentialsFor(playerId);
+      }
+      const [, roomCode, playerId, signature] = scoped as unknown as [string, string, string, string];
+      return same(signature, signRoom(roomCode, playerId)) ? seatCredentials(roomCode, playerId) : null;
     },
+    seatCredentials,
     issue: () => credentialsFor(randomUUID()),
     credentialsFor,
     seatLink(roomCode, playerId, expiresAtMs) {

@@ -90,10 +90,14 @@ describe('moving a seat to a new phone', () => {
     const fresh = await connect();
     expect(fresh.playerId).not.toBe(ben.playerId);
     const claim = okData(await claimSeat(fresh, link.seat));
-    expect(claim).toEqual({ roomCode: code, credentials: { playerId: ben.playerId, token: ben.token } });
+    // Ben in this room only: never his own credentials, which his browser keeps for every game.
+    expect(claim.roomCode).toBe(code);
+    expect(claim.credentials).toEqual({ playerId: ben.playerId, token: expect.any(String), room: code });
+    expect(claim.credentials.token).not.toBe(ben.token);
+    expect(claim.credentials.token.startsWith(`${code}:${ben.playerId}.`)).toBe(true);
     fresh.close();
     const newPhone = await connect(claim.credentials.token);
-    expect(newPhone.playerId).toBe(ben.playerId);
+    expect(newPhone.creds).toEqual(claim.credentials);
     const resumed = okData(await newPhone.resume(code));
     expect(resumed.room.players[ben.playerId]!.stack).toBe(before.players[ben.playerId]!.stack);
     await ana.waitFor(() => ana.latest?.presence[ben.playerId] === true, 5000, 'Ben online again');
@@ -108,6 +112,45 @@ describe('moving a seat to a new phone', () => {
     // The link is spent while the seat is connected.
     const other = await connect();
     expect(await claimSeat(other, link.seat)).toEqual({ ok: false, error: SEAT_LINK_IN_USE });
+
+    // Anywhere else the new phone is refused: another room, a new one (it goes back to its own first).
+    const elsewhere = okData(await other.createRoom('Eve', 5_000)).room.roomCode;
+    const only = `This phone holds a seat in game ${code} only.`;
+    expect(await newPhone.createRoom('Ben', 5_000)).toEqual({ ok: false, error: only });
+    expect(await newPhone.joinRoom(elsewhere, 'Ben', 5_000)).toEqual({ ok: false, error: only });
+    expect(await newPhone.resume(elsewhere)).toEqual({ ok: false, error: only });
+    expect(await newPhone.command(elsewhere, { type: 'leave' })).toEqual({ ok: false, error: only });
+    expect(await seatLink(newPhone, elsewhere, other.playerId)).toEqual({ ok: false, error: only });
+    expect(Object.keys((await server.store.load(elsewhere))!.room.players)).toEqual([other.playerId]);
+    // Ben's own phone, back, is Ben everywhere as before: the same player as the new phone here.
+    const own = await connect(ben.token);
+    expect(own.creds).toEqual({ playerId: ben.playerId, token: ben.token });
+    okData(await own.resume(code));
+  });
+
+  it('room-scoped credentials cannot be forged or moved to another room', async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    await away(ben, ana);
+    const { credentials } = okData(
+      await claimSeat(await connect(), okData(await seatLink(ana, code, ben.playerId)).seat),
+    );
+    const sig = credentials.token.slice(credentials.token.lastIndexOf('.') + 1);
+    const other = code === 'ZZZZZ' ? 'YYYYY' : 'ZZZZZ';
+    for (const forged of [
+      `${other}:${ben.playerId}.${sig}`,
+      `${code}:${ana.playerId}.${sig}`,
+      `${code}:${ben.playerId}.${sig.slice(0, -1)}${sig.at(-1) === 'A' ? 'B' : 'A'}`,
+      `${code.toLowerCase()}:${ben.playerId}.${sig}`,
+      `${code}:${ben.playerId}.${sig}=`,
+      `:${ben.playerId}.${sig}`,
+      `${code}:${ben.token}`,
+    ]) {
+      const phone = await connect(forged);
+      expect(phone.creds!.playerId, forged).not.toBe(ben.playerId);
+      expect(phone.creds!.playerId, forged).not.toBe(ana.playerId);
+      expect(phone.creds!.room, forged).toBeUndefined();
+    }
   });
 
   it('refused to anyone but the host, for a player whose phone is connected, and through the command event', async () => {
@@ -259,5 +302,11 @@ describe('moving a seat to a new phone', () => {
     const back = await connect(token);
     okData(await back.resume(code));
     expect(okData(await claimSeat(back, seat)).credentials).toEqual({ playerId: back.playerId, token });
+    // A phone holding the seat by link, opening it again, keeps its room-scoped credentials.
+    back.close();
+    await ana.waitFor(() => ana.latest?.presence[ben.playerId] === false, 5000, 'Ben away');
+    const scoped = okData(await claimSeat(await connect(), seat)).credentials;
+    const phone = await connect(scoped.token);
+    expect(okData(await claimSeat(phone, seat)).credentials).toEqual(scoped);
   });
 });

@@ -25,6 +25,7 @@ import {
   type SeatClaim,
   type SeatLinkResponse,
   type ServerToClientEvents,
+  seatOnlyIn,
   TOO_MANY_REQUESTS,
 } from '../shared/protocol';
 import {
@@ -49,6 +50,8 @@ import { withIdle } from './snapshot-encoder';
 /** Per-socket state (socket.data). */
 export interface SocketData {
   playerId: string;
+  /** Set for room-scoped credentials (a seat claimed by link): the one room this socket may ask for. */
+  room?: string;
   ip: string;
   joins: TokenBucket;
   /** The room codes the socket was in, set when it starts disconnecting. */
@@ -262,6 +265,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
     req: { commandId: string; roomCode: string; name: string; startingChips: number },
   ): Promise<Ack<OutgoingSnapshot>> => {
     const { roomCode } = req;
+    const scoped = outOfScope(socket, roomCode);
+    if (scoped) return scoped;
     // A name or buy-in no room would take is refused before the room is looked up: answered after,
     // 'Please enter your name' told an existing room from a missing one even once the IP's failed
     // lookups ran out (session 26's audit), a probe that joins nobody and costs nothing.
@@ -296,7 +301,18 @@ export function attachGateway(deps: GatewayDeps): () => void {
     return acknowledgement(outcome.view);
   };
 
+  /**
+   * The refusal of a request for `roomCode` (undefined: a new room) from a phone whose credentials hold
+   * one room's seat only (identity.ts seatCredentials), or null.
+   */
+  const outOfScope = (socket: ChiplessSocket, roomCode?: string) => {
+    const room = socket.data.room;
+    return room === undefined || room === roomCode ? null : ({ ok: false, error: seatOnlyIn(room) } as const);
+  };
+
   const onCreateRoom = listenerFor('createRoom', createRoomSchema, takeJoin, async (socket, req) => {
+    const scoped = outOfScope(socket);
+    if (scoped) return scoped;
     const created = await rooms.createRoom(socket.data.playerId, req.commandId, req.name, req.startingChips);
     if (!created.ok) return created;
     return subscribe(socket, created.roomCode);
@@ -304,8 +320,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   const onJoinRoom = listenerFor('joinRoom', joinRoomSchema, takeJoin, join);
 
-  const onResume = listenerFor('resume', resumeSchema, takeCommand, (socket, req) =>
-    subscribe(socket, req.roomCode),
+  const onResume = listenerFor(
+    'resume',
+    resumeSchema,
+    takeCommand,
+    async (socket, req) => outOfScope(socket, req.roomCode) ?? subscribe(socket, req.roomCode),
   );
 
   /**
@@ -335,7 +354,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         const joined = await join(socket, { ...command, commandId: req.commandId, roomCode: req.roomCode });
         return joined.ok ? { ok: true, data: { version: joined.data.version } } : joined;
       }
-      const refused = await lookupBeforeCommand(socket, req.roomCode);
+      const refused = outOfScope(socket, req.roomCode) ?? (await lookupBeforeCommand(socket, req.roomCode));
       if (refused) return refused;
       // The host acting for a player, or a player taking over as host, is for someone away from the
       // table: the engine needs who is connected (the server's presence; a phone cannot send it), as
@@ -375,7 +394,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     seatLinkSchema,
     takeCommand,
     async (socket, req): Promise<Ack<SeatLinkResponse>> => {
-      const refused = await lookupBeforeCommand(socket, req.roomCode);
+      const refused = outOfScope(socket, req.roomCode) ?? (await lookupBeforeCommand(socket, req.roomCode));
       if (refused) return refused;
       const command: Command = { type: 'seatLink', playerId: req.playerId };
       const outcome = await run(socket, req.roomCode, randomUUID(), command, false, withOnline(req.roomCode));
@@ -410,7 +429,15 @@ export function attachGateway(deps: GatewayDeps): () => void {
       if (playerId !== socket.data.playerId && (await broadcaster.onlinePlayers(roomCode)).has(playerId))
         return { ok: false, error: SEAT_LINK_IN_USE };
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
-      return { ok: true, data: { roomCode, credentials: identity.credentialsFor(playerId) } };
+      // The seat's player in that room only (identity.ts): never the player's own credentials, which
+      // their browser keeps for every game. The player's own phone opening it keeps what it holds.
+      const credentials =
+        playerId !== socket.data.playerId
+          ? identity.seatCredentials(roomCode, playerId)
+          : socket.data.room === undefined
+            ? identity.credentialsFor(playerId)
+            : identity.seatCredentials(socket.data.room, playerId);
+      return { ok: true, data: { roomCode, credentials } };
     },
   );
 
@@ -425,11 +452,12 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   io.on('connection', (socket) => {
     const auth = socket.handshake.auth as { token?: unknown } | undefined;
-    const known = identity.verify(auth?.token);
-    const credentials = known ? identity.credentialsFor(known) : identity.issue();
+    const credentials = identity.read(auth?.token) ?? identity.issue();
+    const known = credentials.token === auth?.token;
     const t = now();
     socket.data = {
       playerId: credentials.playerId,
+      ...(credentials.room === undefined ? {} : { room: credentials.room }),
       ip: clientIp(socket.handshake.headers, socket.handshake.address, config.trustProxy),
       joins: new TokenBucket(config.joinRatePerMin / 60, config.joinRatePerMin, t),
     };
@@ -439,7 +467,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
     (socket.conn as { request: unknown }).request = null;
     void socket.join(playerRoom(credentials.playerId));
     socket.emit('session', credentials);
-    logger.debug({ actor: credentials.playerId, resumed: known !== null }, 'connected');
+    logger.debug({ actor: credentials.playerId, resumed: known, room: credentials.room }, 'connected');
 
     // The one closure per socket: Socket.IO calls middleware without the socket.
     socket.use((packet, next) => admission.checkBoundary(socket, packet, next));

@@ -57,6 +57,13 @@ export interface SeatClaim {
   roomCode: string;
   credentials: SessionCredentials;
 }
+/**
+ * The answer to a phone holding a seat moved by a link (room-scoped credentials) that asks for another
+ * room, or a new one: the web app goes back to its own credentials before it does (client.ts).
+ */
+export function seatOnlyIn(roomCode: string): string {
+  return `This phone holds a seat in game ${roomCode} only.`;
+}
 /** A claim whose link is not one the server made (cut short, altered, another server's). */
 export const SEAT_LINK_INVALID = "This link doesn't work. Ask the host for a new one.";
 /** A claim after the link's time ran out. */
@@ -107,6 +114,11 @@ export type GoneReason = 'deleted' | 'removed' | 'left' | 'expired' | 'not_found
 export interface SessionCredentials {
   playerId: string;
   token: string;
+  /**
+   * Set on room-scoped credentials: a seat moved to this phone by a link (claimSeat), the player in this
+   * room only. The phone goes back to its own credentials once it is done with that room (client.ts).
+   */
+  room?: string;
 }
 
 /** What a phone sends (Socket.IO events, each with an acknowledgement), typed for both ends. */

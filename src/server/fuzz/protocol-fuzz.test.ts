@@ -611,6 +611,10 @@ describe('protocol fuzz', () => {
       `${host.token.slice(0, -2)}${host.token.endsWith('AA') ? 'BB' : 'AA'}`,
       `${host.token}.${host.token}`,
       ` ${host.token}`,
+      // Room-scoped shapes (a seat claimed by link): a session token's signature is not a room's.
+      `${tables[0]!.code}:${host.token}`,
+      `${tables[0]!.code}:${hostId}.${other.token.split('.')[1]}`,
+      `${tables[0]!.code}:${host.token.toUpperCase()}`,
       host.token.toUpperCase(),
       'x'.repeat(10_000),
       12345,
