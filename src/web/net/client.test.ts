@@ -360,15 +360,23 @@ describe('claiming a seat link', () => {
     expect(await page!.claimSeat('nope')).toEqual({ ok: false, error: 'no' });
     expect(await page!.claimSeat('good')).toEqual({
       ok: true,
-      data: { roomCode: 'ABCDE', credentials: { playerId: 'p9', token: 't9' } },
+      data: { roomCode: 'ABCDE', credentials: { playerId: 'p9', token: 't9', room: 'ABCDE' } },
     });
     // Stored at once, before the new connection's session: a reload meanwhile is the seat's player.
     expect(sessions).toEqual(['p1']);
-    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p9', token: 't9' });
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({
+      playerId: 'p9',
+      token: 't9',
+      room: 'ABCDE',
+    });
     await waitFor(() => sessions.length === 2);
     expect(presented).toEqual([undefined, 't9']);
     expect(sessions).toEqual(['p1', 'p9']);
-    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p9', token: 't9' });
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({
+      playerId: 'p9',
+      token: 't9',
+      room: 'ABCDE',
+    });
     expect(seen).toEqual([true]);
     // And every reconnection after it (a Wi-Fi blip) is the seat's player too.
     for (const socket of io.of('/').sockets.values()) socket.conn.close();
@@ -398,7 +406,11 @@ describe('claiming a seat link', () => {
     for (const socket of io.of('/').sockets.values()) socket.conn.close();
     await waitFor(() => sessions.filter(([, id]) => id === 'p9').length >= 3);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p9', token: 't9' });
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({
+      playerId: 'p9',
+      token: 't9',
+      room: 'ABCDE',
+    });
     expect(sessions.at(-1)?.[1]).toBe('p9');
     expect(presented.at(-1)).toBe('t9');
   });
@@ -415,6 +427,57 @@ describe('claiming a seat link', () => {
     await waitFor(() => sessions.length === 3);
     expect(presented).toEqual([undefined, 't9', 't9']);
     expect(sessions).toEqual(['p1', 'p9', 'p9']);
+  });
+});
+
+describe("done with a seat held by link: the browser's own player again", () => {
+  it('goBackToOwn: the page reconnects as the player it was before the claim, and storage says so', async () => {
+    const store = browserStorage();
+    vi.stubGlobal('localStorage', store);
+    const { io, url, presented } = await identityServer();
+    const sessions: string[] = [];
+    const seen: boolean[] = [];
+    const [page] = roomClients(
+      io,
+      url,
+      (_, c) => sessions.push(c.playerId),
+      1,
+      (_, up) => seen.push(up),
+    );
+    await waitFor(() => sessions.length === 1);
+    page!.goBackToOwn(); // its own player already: nothing
+    expect(page!.seatRoom()).toBeNull();
+    okAck(await page!.claimSeat('good'));
+    expect(page!.seatRoom()).toBe('ABCDE');
+    expect(JSON.parse(store.getItem('chipless.ownCredentials') ?? '')).toEqual({
+      playerId: 'p1',
+      token: 't1',
+    });
+    await waitFor(() => sessions.length === 2);
+    page!.goBackToOwn();
+    expect(page!.seatRoom()).toBeNull();
+    await waitFor(() => sessions.length === 3);
+    expect(presented).toEqual([undefined, 't9', 't1']);
+    expect(sessions).toEqual(['p1', 'p9', 'p1']);
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p1', token: 't1' });
+    expect(store.getItem('chipless.ownCredentials')).toBeNull();
+    expect(seen).toEqual([true]);
+  });
+
+  it.each([
+    ['no room stored', null, 't1'],
+    ["another room's code stored", 'ZZZZZ', 't1'],
+    ["the seat's room still stored (a reload at its table)", 'ABCDE', 't9'],
+  ])('a page opened with the seat stored and %s presents %s first', async (_, roomCode, first) => {
+    const store = browserStorage();
+    store.setItem('chipless.credentials', JSON.stringify({ playerId: 'p9', token: 't9', room: 'ABCDE' }));
+    store.setItem('chipless.ownCredentials', JSON.stringify({ playerId: 'p1', token: 't1' }));
+    if (roomCode !== null) store.setItem('chipless.roomCode', roomCode);
+    vi.stubGlobal('localStorage', store);
+    const { io, url, presented } = await identityServer();
+    roomClients(io, url, () => {}, 1);
+    await waitFor(() => presented.length === 1);
+    expect(presented).toEqual([first]);
   });
 });
 
@@ -444,7 +507,7 @@ async function identityServer({ holdFirst = 0 } = {}) {
   const httpServer = createServer();
   const io = new Server(httpServer);
   const presented: (string | undefined)[] = [];
-  const known = new Map<string, string>();
+  const known = new Map<string, SessionCredentials>();
   const held: (() => void)[] = [];
   let released = false;
   io.on('connection', (socket) => {
@@ -452,16 +515,19 @@ async function identityServer({ holdFirst = 0 } = {}) {
     presented.push(token);
     const again = token === undefined ? undefined : known.get(token);
     const n = known.size + 1;
-    const creds = again ? { playerId: again, token: token as string } : { playerId: `p${n}`, token: `t${n}` };
-    known.set(creds.token, creds.playerId);
+    const creds = again ?? { playerId: `p${n}`, token: `t${n}` };
+    known.set(creds.token, creds);
     const send = () => socket.emit('session', creds);
     if (presented.length <= holdFirst && !released) held.push(send);
     else send();
-    // A seat link: 'good' is Seat's (p9/t9), anything else refused.
+    // A seat link: 'good' is Seat's in room ABCDE (p9/t9, room-scoped), anything else refused.
     socket.on('claimSeat', (req: { seat: string }, ack: (res: unknown) => void) => {
       if (req.seat !== 'good') return ack({ ok: false, error: 'no' });
-      known.set('t9', 'p9');
-      ack({ ok: true, data: { roomCode: 'ABCDE', credentials: { playerId: 'p9', token: 't9' } } });
+      known.set('t9', { playerId: 'p9', token: 't9', room: 'ABCDE' });
+      ack({
+        ok: true,
+        data: { roomCode: 'ABCDE', credentials: { playerId: 'p9', token: 't9', room: 'ABCDE' } },
+      });
     });
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));

@@ -41,6 +41,17 @@ export interface RoomClient {
    * says so (the app then resumes the room it remembers: set it before that session comes).
    */
   claimSeat(seat: string): Promise<Ack<SeatClaim>>;
+  /**
+   * The room whose seat this page holds by a link (room-scoped credentials: that room only), or null
+   * when it is its own player.
+   */
+  seatRoom(): string | null;
+  /**
+   * Done with the room of a seat held by a link: this page goes back to the browser's own player (kept
+   * when the link was claimed; a new one when none was), reconnecting at once without a "Reconnecting…".
+   * Nothing when it holds no such seat.
+   */
+  goBackToOwn(): void;
   close(): void;
 }
 
@@ -106,6 +117,17 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   // alone: where storage refuses writes (Safari's private mode, a full quota) nothing is stored, and each
   // reconnection (a Wi-Fi blip) came back as a new player, "You were removed from the game.".
   let mine: SessionCredentials | null = null;
+  // The browser's own credentials while this page holds a seat by link (`mine` room-scoped), in memory
+  // as well as in storage (which may refuse writes).
+  let own: SessionCredentials | null = storage.ownCredentials();
+  // A seat held by link whose room this browser no longer sits in (its last tab closed on the landing
+  // or elsewhere): the browser's own player again, before the first handshake.
+  const held = storage.credentials();
+  if (held?.room !== undefined && storage.roomCode() !== held.room) {
+    storage.setCredentials(own);
+    storage.setOwnCredentials(null);
+    own = null;
+  }
   // The token the current handshake presented (a new identity answers it when it is missing or unknown).
   let presented: string | undefined;
   // Set while this page reconnects to take the identity another tab stored: no "Reconnecting…" for it.
@@ -264,7 +286,12 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
         (res) => {
           if (res.ok) {
             // The seat's identity, presented from the next handshake on: made now, without a
-            // "Reconnecting…" (the 'session' that answers it clears `adopting`).
+            // "Reconnecting…" (the 'session' that answers it clears `adopting`). The browser's own is
+            // kept to go back to (goBackToOwn); a second link claimed meanwhile keeps the first's.
+            if (mine !== null && mine.room === undefined) {
+              own = mine;
+              storage.setOwnCredentials(own);
+            }
             mine = res.data.credentials;
             storage.setCredentials(mine);
             storedByMe = storage.credentials()?.token;
@@ -274,6 +301,17 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
           return res;
         },
       ),
+    seatRoom: () => mine?.room ?? null,
+    goBackToOwn: () => {
+      if (mine?.room === undefined) return;
+      mine = own;
+      own = null;
+      storage.setCredentials(mine);
+      storage.setOwnCredentials(null);
+      storedByMe = storage.credentials()?.token;
+      adopting = true;
+      socket.disconnect().connect();
+    },
     close: () => {
       closed = true;
       page?.removeEventListener('pagehide', onPageHide);

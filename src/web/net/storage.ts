@@ -7,6 +7,7 @@ import type { SessionCredentials } from '../../shared/protocol';
  */
 const KEYS = {
   credentials: 'chipless.credentials',
+  ownCredentials: 'chipless.ownCredentials',
   roomCode: 'chipless.roomCode',
   owedLeave: 'chipless.owedLeave',
   lastResults: 'chipless.lastResults',
@@ -46,7 +47,8 @@ function isCredentials(v: unknown): v is SessionCredentials {
     typeof v === 'object' &&
     v !== null &&
     typeof (v as SessionCredentials).playerId === 'string' &&
-    typeof (v as SessionCredentials).token === 'string'
+    typeof (v as SessionCredentials).token === 'string' &&
+    ((v as SessionCredentials).room === undefined || typeof (v as SessionCredentials).room === 'string')
   );
 }
 
@@ -72,7 +74,15 @@ function isLastResults(v: unknown): v is LastResults {
 
 export const storage = {
   credentials: (): SessionCredentials | null => readJson(KEYS.credentials, isCredentials),
-  setCredentials: (creds: SessionCredentials): void => write(KEYS.credentials, JSON.stringify(creds)),
+  setCredentials: (creds: SessionCredentials | null): void =>
+    write(KEYS.credentials, creds === null ? null : JSON.stringify(creds)),
+  /**
+   * The browser's own credentials, kept while it holds a seat moved to it by a link (room-scoped
+   * credentials in `credentials`; client.ts claimSeat), to go back to once it is done with that room.
+   */
+  ownCredentials: (): SessionCredentials | null => readJson(KEYS.ownCredentials, isCredentials),
+  setOwnCredentials: (creds: SessionCredentials | null): void =>
+    write(KEYS.ownCredentials, creds === null ? null : JSON.stringify(creds)),
   roomCode: (): string | null => read(KEYS.roomCode),
   /** Whether a 'storage' event's key is the room code's (another tab entered or forgot a room). */
   isRoomCodeKey: (key: string | null): boolean => key === KEYS.roomCode,

@@ -39,6 +39,8 @@ function fakeClient(resume: Ack<RoomSnapshot> = { ok: false, error: 'Room not fo
     command: vi.fn(async (): Promise<Ack<{ version: number }>> => ({ ok: true, data: { version: 2 } })),
     seatLink: vi.fn(async (): Promise<Ack<SeatLinkResponse>> => ({ ok: false, error: 'x' })),
     claimSeat: vi.fn(async (): Promise<Ack<SeatClaim>> => ({ ok: false, error: 'x' })),
+    seatRoom: vi.fn((): string | null => null),
+    goBackToOwn: vi.fn(),
     close: vi.fn(),
   } satisfies RoomClient;
   const factory: RoomClientFactory = (e) => {
@@ -870,6 +872,41 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
     expect(result.current.resuming).toBe(false);
     expect(result.current.notice).toBeNull();
     expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+  });
+
+  it("done with the seat's room (Back to Home from its results): the phone is its own player again, and those results are not offered", async () => {
+    const over = whole({ ...room, status: 'ENDED' }, 9, 'ABCDE');
+    const { client, factory, emit } = fakeClient({ ok: true, data: over });
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    client.seatRoom.mockReturnValue('ABCDE');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 'tb', room: 'ABCDE' });
+    });
+    expect(result.current.snapshot).toBe(over);
+    await act(async () => {
+      result.current.goHome();
+    });
+    expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
+    expect(result.current.lastResults).toBeNull();
+    expect(localStorage.getItem('chipless.lastResults')).toBeNull();
+  });
+
+  it("a room that is not the seat's, dropped: the phone stays the seat's player", async () => {
+    const { client, factory, emit } = fakeClient({ ok: true, data: whole(room, 3, 'ZZZZZ') });
+    localStorage.setItem('chipless.roomCode', 'ZZZZZ');
+    client.seatRoom.mockReturnValue('ABCDE');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'dee', token: 'td' });
+    });
+    await act(async () => {
+      emit().gone({ roomCode: 'ZZZZZ', reason: 'expired' });
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(client.goBackToOwn).not.toHaveBeenCalled();
   });
 
   it("the host's link for a player: asked for the current room", async () => {

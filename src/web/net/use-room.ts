@@ -168,7 +168,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const gapTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const gapRef = useRef<{ from: number; to: number } | null>(null);
 
-  const forget = useCallback(() => {
+  /** Drops the room this tab shows (forget, below, without going back to the browser's own player). */
+  const dropRoom = useCallback(() => {
     // A wait for a hole in this room's log ends with it (the next room's holes are its own).
     clearTimeout(gapTimerRef.current);
     gapRef.current = null;
@@ -182,6 +183,25 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     setSnapshot(null);
     setResuming(false);
   }, []);
+
+  /**
+   * Drops the room this tab shows. A seat this phone held by a link (room-scoped credentials, client.ts)
+   * goes with its room: the phone is its own player again (a friend's phone that took Bob's seat is
+   * the friend's once Bob's game is over for it), and that room's results, which only the seat could
+   * open, are offered no more. After whatever the caller does next in the same turn (a departure's
+   * results offered, below), so that offer is the one withdrawn.
+   */
+  const forget = useCallback(() => {
+    const code = codeRef.current;
+    dropRoom();
+    if (code === null || clientRef.current?.seatRoom() !== code) return;
+    queueMicrotask(() => {
+      clientRef.current?.goBackToOwn();
+      if (storage.lastResults()?.code !== code) return;
+      storage.setLastResults(null);
+      setLastResults(null);
+    });
+  }, [dropRoom]);
 
   const enter = useCallback((next: RoomSnapshot) => {
     // In a room: a follow under way (onStorage) is over, whichever room this is.
@@ -462,7 +482,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       storage.setOwedLeave(null);
       storage.setLastResults(null);
       setLastResults(null);
-      forget();
+      dropRoom();
       setNotice(null);
       openingResultsRef.current = null;
       codeRef.current = res.data.roomCode;
@@ -470,7 +490,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       setResuming(true);
       return res;
     },
-    [forget],
+    [dropRoom],
   );
 
   const leave = useCallback(async () => {

@@ -8,6 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { isInRoom } from '../../engine';
 import { ROOM_CODE_LENGTH } from '../../shared/limits';
 import { screenCovered, useAnnounced } from '../components/announcer';
 import { OnlineContext } from '../components/forms';
@@ -152,7 +153,7 @@ export function HomeView({ api }: { api: RoomApi }) {
     !ownSeat &&
     seatRoom === snapshot.room.roomCode &&
     playerId !== null &&
-    Object.hasOwn(snapshot.room.players, playerId) &&
+    isInRoom(snapshot.room, playerId) &&
     snapshot.room.players[playerId]?.isApproved === false;
   const seatElsewhere = seatToken !== null && seated && !ownSeat && !pendingHere;
   const wantsSeat = seatToken !== null && !seated;
@@ -211,10 +212,7 @@ export function HomeView({ api }: { api: RoomApi }) {
     claim === 'asking' || (claim === 'taken' && resuming) || (wantsSeat && !resuming) || pendingHere;
   // Another player's seat at this very table (Cal opens Bob's link): whose it is, not "leave first".
   const seatHolder =
-    seatElsewhere &&
-    seatRoom === snapshot.room.roomCode &&
-    seatPlayer &&
-    Object.hasOwn(snapshot.room.players, seatPlayer)
+    seatElsewhere && seatRoom === snapshot.room.roomCode && seatPlayer && isInRoom(snapshot.room, seatPlayer)
       ? snapshot.room.players[seatPlayer]
       : undefined;
   const seatNotice = seatElsewhere
