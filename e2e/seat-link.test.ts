@@ -15,7 +15,7 @@ import {
   expectVisible,
   type Phone,
 } from './browser';
-import { act, button, dialog, seat, startGame, yourTurn } from './screen';
+import { act, button, dialog, hostControls, seat, startGame, yourTurn } from './screen';
 
 const chipless = chiplessSuite({ phones: ['Ann', 'Bob', 'Cal'] });
 const { phones } = chipless;
@@ -68,5 +68,25 @@ describe('moving a seat to a new phone', () => {
     await dee.page.reload();
     await expectContains(seat(dee.page, 'Bob'), ['(You)', '$48.00']);
     await expectVisible(yourTurn(cal.page));
+
+    // The night ends; Dee's phone sees Bob's results, then, back home, it is Dee's own again: it starts
+    // a game of its own (Bob's credentials there were for Ann's game only), and Bob's results are not
+    // offered to it.
+    await button(hostControls(ann.page), 'End Game').click();
+    await button(dialog(ann.page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
+    await expectVisible(dee.page.getByText('No settlements needed.'));
+    await button(dee.page, 'Back to Home').click();
+    const leaving = dialog(dee.page, 'Leave the results?');
+    await expectContains(leaving, ['This phone held the seat for this game only']);
+    await button(leaving, 'Back to Home').click();
+    await expectVisible(button(dee.page, 'Start a Game'));
+    await expectHidden(dee.page.getByRole('button', { name: /Last Game/ }));
+    // In the same page, no reload (a load would start as its own player anyway: client.ts).
+    await button(dee.page, 'Start a Game').click();
+    const create = dialog(dee.page, 'Start a Game');
+    await create.getByLabel('Your Name').fill('Dee');
+    await button(create, 'Create Room').click();
+    await expectVisible(dee.page.getByRole('heading', { name: 'Game Lobby' }));
+    await expectContains(dee.page.getByRole('listitem').filter({ hasText: 'Dee' }), ['(You)']);
   });
 });

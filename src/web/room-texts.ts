@@ -394,6 +394,9 @@ export const gameOver = {
   leaveTitle: 'Leave the results?',
   leaveText:
     'The home screen keeps them under "Last Game\'s Results" for 12 hours. Copy them or take a screenshot to keep them longer.',
+  /** The same on a phone that took the seat by a link: the seat was this phone's for this game only. */
+  leaveTextByLink:
+    'This phone held the seat for this game only: back home, it cannot show the results again. Copy them or take a screenshot to keep them.',
 };
 
 export const log = {

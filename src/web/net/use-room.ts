@@ -27,6 +27,11 @@ export interface RoomApi {
   snapshot: RoomSnapshot | null;
   /** This browser's player id (from the server's session credentials). */
   playerId: string | null;
+  /**
+   * The room whose seat this phone holds by a link (room-scoped credentials, client.ts), or null: that
+   * room's results go with the seat once the phone leaves them (forget).
+   */
+  seatRoom: string | null;
   /** True while a room remembered from an earlier visit is being resumed. */
   resuming: boolean;
   /** A short notice for the home screen (the room is gone, you were removed...). */
@@ -138,6 +143,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
   const [snapshot, setSnapshot] = useState<RoomSnapshot | null>(null);
   const [playerId, setPlayerId] = useState<string | null>(() => storage.credentials()?.playerId ?? null);
   const playerIdRef = useRef(playerId);
+  const [seatRoom, setSeatRoom] = useState<string | null>(() => storage.credentials()?.room ?? null);
   const [resuming, setResuming] = useState<boolean>(() => codeRef.current !== null);
   const [notice, setNotice] = useState<string | null>(null);
   const [lastResults, setLastResults] = useState<string | null>(freshLastResults);
@@ -328,6 +334,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       session: (creds) => {
         playerIdRef.current = creds.playerId;
         setPlayerId(creds.playerId);
+        setSeatRoom(creds.room ?? null);
         payOwedLeave();
         const code = codeRef.current;
         if (!code) {
@@ -575,6 +582,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       connection,
       snapshot,
       playerId,
+      seatRoom,
       resuming,
       notice,
       createRoom,
@@ -592,6 +600,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       connection,
       snapshot,
       playerId,
+      seatRoom,
       resuming,
       notice,
       createRoom,

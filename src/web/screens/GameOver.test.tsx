@@ -60,6 +60,17 @@ describe('Game over screen', () => {
     expect(onHome).toHaveBeenCalledTimes(1);
   });
 
+  it('on a phone that took the seat by a link, Back to Home says the results go with the seat', () => {
+    let room = started(['Ana', 'Ben']);
+    room = step(room, 'ana', { type: 'endGame' });
+    render(<GameOver room={room} me="ben" onHome={() => {}} byLink />);
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
+    const ask = screen.getByRole('dialog', { name: 'Leave the results?' });
+    expect(ask.querySelector('.modal-text')?.textContent).toBe(
+      'This phone held the seat for this game only: back home, it cannot show the results again. Copy them or take a screenshot to keep them.',
+    );
+  });
+
   it("calls a tie when the top stacks are equal, with 'No settlements needed.'", () => {
     let room = started(['Ana', 'Ben']);
     room = step(room, 'ana', { type: 'endGame' });

@@ -12,13 +12,18 @@ export interface GameOverProps {
   room: Room;
   me: string | null;
   onHome: () => void;
+  /**
+   * This phone holds the seat by a link (a borrowed phone): back home it is its own player again and
+   * cannot show these results (use-room.ts forget), so Back to Home's question says so.
+   */
+  byLink?: boolean;
 }
 
 /**
  * Game over: headline, who owes whom (the engine's settle) and the rankings; Copy Results and Share
  * Results put them in the group chat as text (`resultsText`), beside the spec's screenshot hint.
  */
-export function GameOver({ room, me, onHome }: GameOverProps) {
+export function GameOver({ room, me, onHome, byLink = false }: GameOverProps) {
   const ranking = standings(room);
   const settlements = settlementsOf(ranking);
   const [leaving, setLeaving] = useState(false);
@@ -103,7 +108,7 @@ export function GameOver({ room, me, onHome }: GameOverProps) {
       {leaving ? (
         <ConfirmModal
           title={t.leaveTitle}
-          text={t.leaveText}
+          text={byLink ? t.leaveTextByLink : t.leaveText}
           confirmLabel={common.backHome}
           onConfirm={async () => {
             onHome();

@@ -258,7 +258,15 @@ export function HomeView({ api }: { api: RoomApi }) {
           seatLink={api.seatLink}
         />
       );
-    else if (status === 'ENDED') screen = <GameOver room={snapshot.room} me={playerId} onHome={api.goHome} />;
+    else if (status === 'ENDED')
+      screen = (
+        <GameOver
+          room={snapshot.room}
+          me={playerId}
+          onHome={api.goHome}
+          byLink={api.seatRoom === snapshot.room.roomCode}
+        />
+      );
     else
       screen = (
         <Lobby snapshot={snapshot} me={playerId} send={api.send} onLeave={api.leave} online={online} />

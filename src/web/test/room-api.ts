@@ -6,6 +6,7 @@ export function roomApi(overrides: Partial<RoomApi>): RoomApi {
     connection: 'online',
     snapshot: null,
     playerId: 'ben',
+    seatRoom: null,
     resuming: false,
     notice: null,
     createRoom: async () => ({ ok: false, error: 'x' }),
