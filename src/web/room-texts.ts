@@ -172,6 +172,13 @@ export const table = {
   leaveOrSitOut:
     'Only stepping away for a while? Sit out: you keep your seat and chips, and are dealt out until you are back.',
   sitOutInstead: 'Sit Out Instead',
+  /**
+   * A phone holding the seat by a link (a friend's, lent): giving it back keeps the seat at the table,
+   * where leaving would take the player out of the game (ours; the seat link, session 40).
+   */
+  leaveOrHandBack:
+    'This phone holds your seat by a link. Only giving the phone back? Your seat and chips stay at the table for your own phone, or a new link from the host.',
+  handBack: 'Give This Phone Back',
   /** The host's remove dialog at the table (Lobby.tsx ConfirmRemove), after the player's name. */
   removeOrSitOut: 'Only stepping away for a while? Sit them out: they keep their seat and chips.',
   /** `inHand`: they sat out during the hand they are still playing, and are dealt out from the next. */

@@ -893,6 +893,25 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
     expect(localStorage.getItem('chipless.lastResults')).toBeNull();
   });
 
+  it('Give This Phone Back: home at once, nothing sent (the seat stays at the table), the phone its own player again', async () => {
+    const { client, factory, emit } = fakeClient({ ok: true, data: whole(room, 3, 'ABCDE') });
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    client.seatRoom.mockReturnValue('ABCDE');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 'tb', room: 'ABCDE' });
+    });
+    expect(result.current.seatRoom).toBe('ABCDE');
+    await act(async () => {
+      result.current.handBack();
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+    expect(client.command).not.toHaveBeenCalled();
+    expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
+  });
+
   it("a room that is not the seat's, dropped: the phone stays the seat's player", async () => {
     const { client, factory, emit } = fakeClient({ ok: true, data: whole(room, 3, 'ZZZZZ') });
     localStorage.setItem('chipless.roomCode', 'ZZZZZ');

@@ -50,6 +50,11 @@ export interface RoomApi {
   /** Sends `leave` and goes back home. */
   leave(): Promise<Ack<unknown>>;
   /**
+   * A phone holding a seat by a link gives the phone back: home at once, the seat left at the table
+   * (nothing is sent: the server sees the phone go), and the phone its own player again (forget).
+   */
+  handBack(): void;
+  /**
    * Goes back home at once from a game that is over, and tells the server this phone stopped watching
    * the room (a `leave`, which changes nothing in an ended game) without waiting for the answer.
    */
@@ -500,6 +505,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     [dropRoom],
   );
 
+  const handBack = useCallback(() => forget(), [forget]);
+
   const leave = useCallback(async () => {
     const client = clientRef.current;
     const code = codeRef.current;
@@ -591,6 +598,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       seatLink,
       claimSeat,
       leave,
+      handBack,
       goHome,
       lastResults,
       openLastResults,
@@ -609,6 +617,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       seatLink,
       claimSeat,
       leave,
+      handBack,
       goHome,
       lastResults,
       openLastResults,

@@ -256,6 +256,7 @@ export function HomeView({ api }: { api: RoomApi }) {
           onLeave={api.leave}
           online={online}
           seatLink={api.seatLink}
+          onHandBack={api.seatRoom === snapshot.room.roomCode ? api.handBack : undefined}
         />
       );
     else if (status === 'ENDED')

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { actNow, started, step } from '../test/rooms';
 import { showTable } from '../test/table';
 
@@ -38,6 +38,22 @@ describe('Table: sitting out (a player steps away for a while)', () => {
     expect(send).toHaveBeenCalledTimes(1);
     expect(send).toHaveBeenLastCalledWith({ type: 'sitOut', away: true });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a phone holding the seat by a link: the leave dialog offers Give This Phone Back, which sends nothing', async () => {
+    const handBack = vi.fn();
+    const { send } = showTable(started(['Ana', 'Ben', 'Cal']), 'ben', [], undefined, undefined, handBack);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave game' }));
+    const dialog = screen.getByRole('dialog', { name: 'Leave this game?' });
+    expect(dialog.textContent).toContain(
+      'Your chips at this moment stay in the final results. You can see them from the home screen once the host ends the game. This phone holds your seat by a link. Only giving the phone back? Your seat and chips stay at the table for your own phone, or a new link from the host.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Sit Out Instead' })).toBeNull();
+    await act(async () =>
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Give This Phone Back' })),
+    );
+    expect(handBack).toHaveBeenCalledTimes(1);
+    expect(send).not.toHaveBeenCalled();
   });
 
   it('a player still waiting for approval is not told of chips or results when leaving', () => {

@@ -59,12 +59,18 @@ export interface TableProps {
    * seatLink); without it the seats offer no "Move Bob to a New Phone".
    */
   seatLink?: SeatLinkRequest | undefined;
+  /**
+   * Present when this phone holds the seat by a link (a friend's phone, lent): the leave question offers
+   * "Give This Phone Back", which leaves the seat at the table and makes the phone its own player's
+   * again (RoomApi's handBack), where leaving would take the player out of the game.
+   */
+  onHandBack?: (() => void) | undefined;
 }
 
 type Open = 'none' | 'raise' | 'fold' | 'winner' | 'rebuy' | 'end' | 'leave';
 
 /** The game table (status PLAYING). */
-export function Table({ snapshot, me, send, onLeave, online = true, seatLink }: TableProps) {
+export function Table({ snapshot, me, send, onLeave, online = true, seatLink, onHandBack }: TableProps) {
   const { room, presence } = snapshot;
   const gs = room.gameState;
   const isHost = me === room.hostId;
@@ -498,14 +504,28 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink }: 
         // Stepping away for a while is not leaving: sitting out keeps the seat and the chips (ours).
         <ConfirmModal
           title={t.leaveTitle}
-          text={mine && !mine.isApproved ? t.leaveWaiting : leaveQuestion(room, me, canSitOut)}
+          text={
+            mine && !mine.isApproved
+              ? t.leaveWaiting
+              : onHandBack
+                ? `${leaveQuestion(room, me, false)} ${t.leaveOrHandBack}`
+                : leaveQuestion(room, me, canSitOut)
+          }
           confirmLabel={t.leaveConfirm}
           danger
           onConfirm={onLeave}
           alternative={
-            canSitOut
-              ? { label: t.sitOutInstead, onConfirm: () => send({ type: 'sitOut', away: true }) }
-              : undefined
+            onHandBack
+              ? {
+                  label: t.handBack,
+                  onConfirm: async () => {
+                    onHandBack();
+                    return { ok: true, data: null };
+                  },
+                }
+              : canSitOut
+                ? { label: t.sitOutInstead, onConfirm: () => send({ type: 'sitOut', away: true }) }
+                : undefined
           }
           onClose={close}
         />

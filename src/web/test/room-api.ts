@@ -15,6 +15,7 @@ export function roomApi(overrides: Partial<RoomApi>): RoomApi {
     seatLink: async () => ({ ok: false, error: 'x' }),
     claimSeat: async () => ({ ok: false, error: 'x' }),
     leave: async () => ({ ok: true, data: null }),
+    handBack: () => {},
     goHome: () => {},
     lastResults: null,
     openLastResults: () => {},

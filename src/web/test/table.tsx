@@ -21,6 +21,7 @@ export function showTable(
   offline: string[] = [],
   idle?: number,
   seatLink: SeatLinkRequest = async () => ({ ok: false, error: 'x' }),
+  onHandBack?: () => void,
 ) {
   const send = vi.fn(async (_c: Command): Promise<Ack<unknown>> => ok);
   const view = (r: Room, off: string[], held?: number) => (
@@ -30,6 +31,7 @@ export function showTable(
       send={send}
       onLeave={async () => ok}
       seatLink={seatLink}
+      onHandBack={onHandBack}
     />
   );
   const utils = render(view(room, offline, idle));
