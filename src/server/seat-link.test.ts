@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  SEAT_LINK_ENDED,
   SEAT_LINK_EXPIRED,
   SEAT_LINK_GONE,
   SEAT_LINK_HOST,
@@ -290,7 +291,7 @@ describe('moving a seat to a new phone', () => {
     expect(await claimSeat(phone, calLink)).toEqual({ ok: false, error: SEAT_LINK_GONE });
     // The game ended: nothing to move.
     okData(await ana.command(code, { type: 'endGame' }));
-    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_GONE });
+    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_ENDED });
   });
 
   it("the seat's own phone opening its link is given its own credentials, online or not", async () => {

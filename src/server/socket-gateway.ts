@@ -17,6 +17,7 @@ import {
   type ClientToServerEvents,
   GAME_STILL_GOING,
   JOIN_ROOM_NOT_FOUND,
+  SEAT_LINK_ENDED,
   SEAT_LINK_EXPIRED,
   SEAT_LINK_GONE,
   SEAT_LINK_HOST,
@@ -421,7 +422,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
       if (read === 'expired') return { ok: false, error: SEAT_LINK_EXPIRED };
       const { roomCode, playerId } = read;
       const view = await rooms.load(roomCode);
-      if (!view?.has(playerId) || view.ended) return { ok: false, error: SEAT_LINK_GONE };
+      if (!view?.has(playerId)) return { ok: false, error: SEAT_LINK_GONE };
+      if (view.ended) return { ok: false, error: SEAT_LINK_ENDED };
       // Made for a player who is the host now (handed the role since): never the host's seat, as the
       // engine's seatLink rules, or a copy of the link (photographed at the table) would be the host.
       if (view.hostId === playerId && playerId !== socket.data.playerId)

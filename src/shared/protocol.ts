@@ -75,6 +75,8 @@ export const SEAT_LINK_GONE = 'This seat is no longer at the table.';
  * host's seat never moves by link (the engine's seatLink refuses it), or a copy of the link would be the host.
  */
 export const SEAT_LINK_HOST = "This link no longer works: that seat is the host's now.";
+/** A claim after the game ended: nothing is at stake any more (the results are the host's to share). */
+export const SEAT_LINK_ENDED = 'This game is over: there is no seat to move. Ask the host for the results.';
 /** A claim while the seat's phone is connected (its old phone came back, or another phone took it first). */
 export const SEAT_LINK_IN_USE =
   'This seat is connected on another phone. Ask the host for a new link if it is yours.';
