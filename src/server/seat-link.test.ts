@@ -310,4 +310,44 @@ describe('moving a seat to a new phone', () => {
     const phone = await connect(scoped.token);
     expect(okData(await claimSeat(phone, seat)).credentials).toEqual(scoped);
   });
+
+  it("a phone holding Ben's seat in one game, opening his link to another, is Ben in that other game (its rules as any other phone's)", async () => {
+    // Ben plays two games: the first's seat is held by a friend's phone (room-scoped credentials).
+    const first = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = first.phones as [TestClient, TestClient];
+    const token = ben.token;
+    await away(ben, ana);
+    const { credentials } = okData(
+      await claimSeat(await connect(), okData(await seatLink(ana, first.code, ben.playerId)).seat),
+    );
+    const friend = await connect(credentials.token);
+    okData(await friend.resume(first.code));
+    // Ben's second game, from his own phone, which then goes flat there too.
+    const dan = await connect();
+    const second = okData(await dan.createRoom('Dan', 5_000)).room.roomCode;
+    const bensOwn = await connect(token);
+    okData(await bensOwn.joinRoom(second, 'Ben', 5_000));
+    okData(await dan.command(second, { type: 'approve', playerId: ben.playerId }));
+    okData(await dan.command(second, { type: 'startGame' }));
+    await away(bensOwn, dan);
+    const { seat } = okData(await seatLink(dan, second, ben.playerId));
+    // Ben's own phone back in the second game: the friend's phone is no own phone of Ben's there.
+    const back = await connect(token);
+    okData(await back.resume(second));
+    expect(await claimSeat(friend, seat)).toEqual({ ok: false, error: SEAT_LINK_IN_USE });
+    await away(back, dan);
+    // The friend's phone opens it: Ben in the second game only, credentials it can resume it with.
+    const claim = okData(await claimSeat(friend, seat));
+    expect(claim).toEqual({
+      roomCode: second,
+      credentials: { playerId: ben.playerId, token: expect.any(String), room: second },
+    });
+    const moved = await connect(claim.credentials.token);
+    expect(okData(await moved.resume(second)).room.roomCode).toBe(second);
+    // A link made before Ben became the second game's host: never his seat by link, on this phone either.
+    await away(moved, dan);
+    const again = okData(await seatLink(dan, second, ben.playerId)).seat;
+    okData(await dan.command(second, { type: 'makeHost', playerId: ben.playerId }));
+    expect(await claimSeat(friend, again)).toEqual({ ok: false, error: SEAT_LINK_HOST });
+  });
 });

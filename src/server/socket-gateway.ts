@@ -424,21 +424,23 @@ export function attachGateway(deps: GatewayDeps): () => void {
       const view = await rooms.load(roomCode);
       if (!view?.has(playerId)) return { ok: false, error: SEAT_LINK_GONE };
       if (view.ended) return { ok: false, error: SEAT_LINK_ENDED };
+      // The seat's own phone (the player's own credentials, or this room's seat held by link) opening
+      // it: nothing moves. A phone holding the same player's seat in another game by link is not: it
+      // is any other phone here (its credentials are that other game's only).
+      const holder = socket.data.room === undefined || socket.data.room === roomCode;
+      const self = playerId === socket.data.playerId && holder;
       // Made for a player who is the host now (handed the role since): never the host's seat, as the
       // engine's seatLink rules, or a copy of the link (photographed at the table) would be the host.
-      if (view.hostId === playerId && playerId !== socket.data.playerId)
-        return { ok: false, error: SEAT_LINK_HOST };
-      if (playerId !== socket.data.playerId && (await broadcaster.onlinePlayers(roomCode)).has(playerId))
+      if (view.hostId === playerId && !self) return { ok: false, error: SEAT_LINK_HOST };
+      if (!self && (await broadcaster.onlinePlayers(roomCode)).has(playerId))
         return { ok: false, error: SEAT_LINK_IN_USE };
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
       // The seat's player in that room only (identity.ts): never the player's own credentials, which
       // their browser keeps for every game. The player's own phone opening it keeps what it holds.
       const credentials =
-        playerId !== socket.data.playerId
-          ? identity.seatCredentials(roomCode, playerId)
-          : socket.data.room === undefined
-            ? identity.credentialsFor(playerId)
-            : identity.seatCredentials(socket.data.room, playerId);
+        self && socket.data.room === undefined
+          ? identity.credentialsFor(playerId)
+          : identity.seatCredentials(roomCode, playerId);
       return { ok: true, data: { roomCode, credentials } };
     },
   );
