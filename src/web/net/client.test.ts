@@ -468,11 +468,14 @@ describe("done with a seat held by link: the browser's own player again", () => 
     ['no room stored', null, 't1'],
     ["another room's code stored", 'ZZZZZ', 't1'],
     ["the seat's room still stored (a reload at its table)", 'ABCDE', 't9'],
+    // Left with no connection: the leave goes as the seat's player first (use-room.ts).
+    ["a leave of the seat's room still owed", 'owed', 't9'],
   ])('a page opened with the seat stored and %s presents %s first', async (_, roomCode, first) => {
     const store = browserStorage();
     store.setItem('chipless.credentials', JSON.stringify({ playerId: 'p9', token: 't9', room: 'ABCDE' }));
     store.setItem('chipless.ownCredentials', JSON.stringify({ playerId: 'p1', token: 't1' }));
-    if (roomCode !== null) store.setItem('chipless.roomCode', roomCode);
+    if (roomCode === 'owed') store.setItem('chipless.owedLeave', 'ABCDE');
+    else if (roomCode !== null) store.setItem('chipless.roomCode', roomCode);
     vi.stubGlobal('localStorage', store);
     const { io, url, presented } = await identityServer();
     roomClients(io, url, () => {}, 1);

@@ -121,9 +121,10 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
   // as well as in storage (which may refuse writes).
   let own: SessionCredentials | null = storage.ownCredentials();
   // A seat held by link whose room this browser no longer sits in (its last tab closed on the landing
-  // or elsewhere): the browser's own player again, before the first handshake.
+  // or elsewhere): the browser's own player again, before the first handshake. Not while a leave of
+  // that room is still owed (left with no connection): it goes as the seat's player first (use-room.ts).
   const held = storage.credentials();
-  if (held?.room !== undefined && storage.roomCode() !== held.room) {
+  if (held?.room !== undefined && storage.roomCode() !== held.room && storage.owedLeave() !== held.room) {
     storage.setCredentials(own);
     storage.setOwnCredentials(null);
     own = null;

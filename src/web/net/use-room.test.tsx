@@ -912,6 +912,41 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
     expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
   });
 
+  it("Leave with no connection, on a seat held by link: the leave goes as the seat's player once back online, and only then the phone is its own again", async () => {
+    const playing = whole(handRooms()[1]!, 5, 'ABCDE');
+    const ben = Object.keys(playing.room.players)[1]!;
+    const { client, factory, emit } = fakeClient({ ok: true, data: playing });
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    client.seatRoom.mockReturnValue('ABCDE');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: ben, token: 'tb', room: 'ABCDE' });
+    });
+    expect(result.current.snapshot).toBe(playing);
+    await act(async () => {
+      emit().connection(false);
+    });
+    await act(async () => {
+      await result.current.leave();
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(localStorage.getItem('chipless.owedLeave')).toBe('ABCDE');
+    // Gone back to its own player now, the leave would be sent as that player: not in Bob's game, so
+    // Bob would stay at the table.
+    expect(client.goBackToOwn).not.toHaveBeenCalled();
+    // Back online (the page's identity is still the seat's): the leave goes, then the phone is its own.
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: ben, token: 'tb', room: 'ABCDE' });
+    });
+    expect(client.command).toHaveBeenCalledWith('ABCDE', { type: 'leave' });
+    expect(localStorage.getItem('chipless.owedLeave')).toBeNull();
+    expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
+    // The seat's results are not offered to the phone's own player.
+    expect(result.current.lastResults).toBeNull();
+  });
+
   it("a room that is not the seat's, dropped: the phone stays the seat's player", async () => {
     const { client, factory, emit } = fakeClient({ ok: true, data: whole(room, 3, 'ZZZZZ') });
     localStorage.setItem('chipless.roomCode', 'ZZZZZ');

@@ -200,17 +200,20 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
    * goes with its room: the phone is its own player again (a friend's phone that took Bob's seat is
    * the friend's once Bob's game is over for it), and that room's results, which only the seat could
    * open, are offered no more. After whatever the caller does next in the same turn (a departure's
-   * results offered, below), so that offer is the one withdrawn.
+   * results offered, below), so that offer is the one withdrawn. A leave of that room still owed (Leave
+   * with no connection) goes first, as the seat's player (payOwedLeave, in the effect): sent as the
+   * phone's own player, who is not in that game, it took nobody out, and Bob stayed at the table.
    */
   const forget = useCallback(() => {
     const code = codeRef.current;
     dropRoom();
     if (code === null || clientRef.current?.seatRoom() !== code) return;
     queueMicrotask(() => {
-      clientRef.current?.goBackToOwn();
-      if (storage.lastResults()?.code !== code) return;
-      storage.setLastResults(null);
-      setLastResults(null);
+      if (storage.lastResults()?.code === code) {
+        storage.setLastResults(null);
+        setLastResults(null);
+      }
+      if (owedLeaveRef.current !== code) clientRef.current?.goBackToOwn();
     });
   }, [dropRoom]);
 
@@ -328,6 +331,8 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
         if (owedLeaveRef.current === code && (res.ok || res.error !== NO_CONNECTION_ERROR)) {
           owedLeaveRef.current = null;
           storage.setOwedLeave(null);
+          // Left from a seat held by link (forget waited for it): the phone is its own player again.
+          if (!closed && client.seatRoom() === code && codeRef.current !== code) client.goBackToOwn();
         }
       });
     };
