@@ -464,6 +464,29 @@ describe("done with a seat held by link: the browser's own player again", () => 
     expect(seen).toEqual([true]);
   });
 
+  it("a tab that became the seat's player from another tab's claim goes back to the browser's own player, not a new one", async () => {
+    // The other tab, opened before the claim, never held the browser's own credentials in its memory:
+    // going back, it forgot them (storage's own copy cleared) and came back as a new player.
+    const store = browserStorage();
+    vi.stubGlobal('localStorage', store);
+    const { io, url, presented } = await identityServer();
+    const sessions: [number, string][] = [];
+    const [claiming] = roomClients(io, url, (i, c) => sessions.push([i, c.playerId]), 1);
+    await waitFor(() => sessions.length === 1);
+    const [other] = roomClients(io, url, (i, c) => sessions.push([i + 1, c.playerId]), 1);
+    await waitFor(() => sessions.length === 2);
+    okAck(await claiming!.claimSeat('good'));
+    await waitFor(() => sessions.length === 3);
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    await waitFor(() => sessions.filter(([i, id]) => i === 1 && id === 'p9').length === 1);
+    expect(other!.seatRoom()).toBe('ABCDE');
+    other!.goBackToOwn();
+    await waitFor(() => sessions.filter(([i]) => i === 1).length === 3);
+    expect(sessions.filter(([i]) => i === 1).map(([, id]) => id)).toEqual(['p1', 'p9', 'p1']);
+    expect(presented.at(-1)).toBe('t1');
+    expect(JSON.parse(store.getItem('chipless.credentials') ?? '')).toEqual({ playerId: 'p1', token: 't1' });
+  });
+
   it.each([
     ['no room stored', null, 't1'],
     ["another room's code stored", 'ZZZZZ', 't1'],

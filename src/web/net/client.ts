@@ -305,7 +305,9 @@ export function createRoomClient(events: RoomClientEvents, options: RoomClientOp
     seatRoom: () => mine?.room ?? null,
     goBackToOwn: () => {
       if (mine?.room === undefined) return;
-      mine = own;
+      // Stored by the tab that claimed, when this one took the seat from storage (the session, above):
+      // its memory never held them, and a new player here lost the browser's own for good.
+      mine = own ?? storage.ownCredentials();
       own = null;
       storage.setCredentials(mine);
       storage.setOwnCredentials(null);
