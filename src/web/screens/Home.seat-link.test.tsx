@@ -189,6 +189,16 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     expect(claimSeat).not.toHaveBeenCalled();
   });
 
+  it('a phone holding its seat there by a link is told to give the phone back, not to leave (which would take that player out)', async () => {
+    const claimSeat = vi.fn(async (_seat: string) => claimed);
+    const elsewhere = BENS_SEAT.replace('ABCDE', 'FGHJK');
+    await act(async () => show(`/?seat=${elsewhere}`, { ...seatedIn('zed'), seatRoom: 'ABCDE', claimSeat }));
+    expect(screen.getByRole('status', { name: 'Seat link' }).textContent).toContain(
+      'This link moves a seat to this phone, but this phone holds a seat in game ABCDE by a link. Open the link in a private tab, or give this phone back first (under the leave button).',
+    );
+    expect(claimSeat).not.toHaveBeenCalled();
+  });
+
   it('leaving that game first: the link then takes the seat', async () => {
     const claimSeat = vi.fn(async (_seat: string) => claimed);
     await act(async () => show(`/?seat=${BENS_SEAT}`, { ...seatedIn('zed'), claimSeat }));

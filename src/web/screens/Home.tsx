@@ -218,7 +218,9 @@ export function HomeView({ api }: { api: RoomApi }) {
   const seatNotice = seatElsewhere
     ? seatHolder
       ? seatLinkOpened.sameGame(seatHolder.name)
-      : seatLinkOpened.seated(snapshot.room.roomCode)
+      : api.seatRoom === snapshot.room.roomCode
+        ? seatLinkOpened.seatedByLink(snapshot.room.roomCode)
+        : seatLinkOpened.seated(snapshot.room.roomCode)
     : snapshot && !takingSeat
       ? seatError
       : null;
