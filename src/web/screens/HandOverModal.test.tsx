@@ -22,6 +22,28 @@ const dialog = () => screen.getByRole('dialog', { name: 'Leave this game?' });
 const submit = () => within(dialog()).getByRole('button', { name: /^Make / }) as HTMLButtonElement;
 
 describe('the host leaving: hand over the host role first', () => {
+  it('a host holding the seat by a link (a borrowed phone) may give the phone back: nothing sent', () => {
+    const handBack = vi.fn();
+    const send = vi.fn(async (_c: Command) => ok);
+    render(
+      <HandOverModal
+        room={started(['Ana', 'Ben'])}
+        me="ana"
+        send={send}
+        onClose={() => {}}
+        onHandBack={handBack}
+      />,
+    );
+    const box = screen.getByRole('dialog', { name: 'Leave this game?' });
+    expect(box.textContent).toContain('This phone holds your seat by a link.');
+    fireEvent.click(within(box).getByRole('button', { name: 'Give This Phone Back' }));
+    expect(handBack).toHaveBeenCalledTimes(1);
+    expect(send).not.toHaveBeenCalled();
+    cleanup();
+    render(<HandOverModal room={started(['Ana', 'Ben'])} me="ana" send={send} onClose={() => {}} />);
+    expect(screen.queryByRole('button', { name: 'Give This Phone Back' })).toBeNull();
+  });
+
   it('lists the players at the table (not the host, not a stranger waiting), sends makeHost, then asks the leave question', async () => {
     let room = started(['Ana', 'Ben', 'Cal']);
     room = step(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 });

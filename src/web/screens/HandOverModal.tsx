@@ -11,6 +11,12 @@ export interface HandOverModalProps {
   me: string;
   send: SendCommand;
   onClose: () => void;
+  /**
+   * Present when this phone holds the host's seat by a link (Bob, on a friend's phone, made the host
+   * since): "Give This Phone Back", as a player's leave question offers it (Table.tsx). The role and
+   * the seat stay at the table for Bob's own phone, or a take-over.
+   */
+  onHandBack?: (() => void) | undefined;
 }
 
 /**
@@ -19,7 +25,7 @@ export interface HandOverModalProps {
  * leave question every player gets in this dialog's place (Table.tsx): the old host may leave, or stay
  * as a player. Only players at the table can be picked; a stranger waiting for approval cannot.
  */
-export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
+export function HandOverModal({ room, me, send, onClose, onHandBack }: HandOverModalProps) {
   const others = approvedPlayers(room).filter((p) => p.id !== me);
   const [chosen, setChosen] = useState<string | null>(null);
   const { pending, error, run } = useAction();
@@ -39,6 +45,14 @@ export function HandOverModal({ room, me, send, onClose }: HandOverModalProps) {
   return (
     <Modal title={table.leaveTitle} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
+        {onHandBack ? (
+          <>
+            <p className="modal-text">{table.leaveOrHandBack}</p>
+            <button type="button" className="button secondary block" onClick={onHandBack}>
+              {table.handBack}
+            </button>
+          </>
+        ) : null}
         {/* Stepping away, or running the table without playing: the host sits out and stays the host.
             First: a host steps away many times a night and leaves once, and with a full table the
             hand-over's list would push this under the fold of a small phone. */}

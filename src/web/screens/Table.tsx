@@ -499,7 +499,7 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
         />
       ) : null}
       {open === 'leave' && isHost && me !== null ? (
-        <HandOverModal room={room} me={me} send={send} onClose={close} />
+        <HandOverModal room={room} me={me} send={send} onClose={close} onHandBack={onHandBack} />
       ) : open === 'leave' ? (
         // Stepping away for a while is not leaving: sitting out keeps the seat and the chips (ours).
         <ConfirmModal
