@@ -95,6 +95,18 @@ const takingSeatScreen = waitingScreen(seatLinkOpened.taking);
  */
 const loadingScreen = waitingScreen(common.loadingRoom);
 
+/** A link's notice above the screen (a join or seat link this phone cannot follow now), with Dismiss. */
+function LinkNotice({ label, text, onDismiss }: { label: string; text: string; onDismiss: () => void }) {
+  return (
+    <div className="notice link-notice" role="status" aria-label={label}>
+      <p>{text}</p>
+      <button type="button" className="button ghost small" onClick={onDismiss}>
+        {common.dismiss}
+      </button>
+    </div>
+  );
+}
+
 /** Route "/": opens the realtime connection and shows landing, lobby, table or game over. */
 export default function Home() {
   usePageMeta('/');
@@ -315,28 +327,18 @@ export function HomeView({ api }: { api: RoomApi }) {
         ) : null}
       </div>
       {linkNotice !== null ? (
-        <div className="notice link-notice" role="status" aria-label={joinLink.label}>
-          <p>{linkNotice}</p>
-          <button
-            type="button"
-            className="button ghost small"
-            onClick={() => setParams({}, { replace: true })}
-          >
-            {common.dismiss}
-          </button>
-        </div>
+        <LinkNotice
+          label={joinLink.label}
+          text={linkNotice}
+          onDismiss={() => setParams({}, { replace: true })}
+        />
       ) : null}
       {seatNotice !== null ? (
-        <div className="notice link-notice" role="status" aria-label={seatLinkOpened.label}>
-          <p>{seatNotice}</p>
-          <button
-            type="button"
-            className="button ghost small"
-            onClick={() => (seatElsewhere ? dropSeat() : setSeatError(null))}
-          >
-            {common.dismiss}
-          </button>
-        </div>
+        <LinkNotice
+          label={seatLinkOpened.label}
+          text={seatNotice}
+          onDismiss={() => (seatElsewhere ? dropSeat() : setSeatError(null))}
+        />
       ) : null}
       <OnlineContext.Provider value={online}>
         <Suspense fallback={api.resuming ? resumingScreen : loadingScreen}>{screen}</Suspense>
