@@ -844,10 +844,10 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
       emit().session({ playerId: 'ben', token: 'tb' });
     });
     expect(client.resume).toHaveBeenLastCalledWith('ABCDE');
-    // Dee's leave is not sent as Ben, and Dee's last results are not offered to Ben.
+    // Dee's leave is not sent as Ben; Dee's last results stay hers, for when the phone is hers again.
     expect(client.command).toHaveBeenCalledTimes(1);
     expect(localStorage.getItem('chipless.owedLeave')).toBeNull();
-    expect(result.current.lastResults).toBeNull();
+    expect(result.current.lastResults).toBe('YYYYY');
     expect(result.current.playerId).toBe('ben');
     expect(result.current.snapshot).toBe(seated);
     expect(result.current.resuming).toBe(false);

@@ -491,14 +491,13 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       if (!client) return offline<SeatClaim>();
       const res = await client.claimSeat(seat);
       if (!res.ok) return res;
-      // The client reconnects as the seat's player; its session resumes the room remembered here. What
-      // this browser's old player had pending is not the seat's: a leave still owed (sent as the seat's
-      // player, it would take Bob out of the game he just got back to), and last game's results (not
-      // his: asked for, the server says he is not in that room).
+      // The client reconnects as the seat's player; its session resumes the room remembered here. A leave
+      // the browser's own player still owed is dropped: sent as the seat's player, it would take Bob out
+      // of the game he just got back to when it is the same room (a phone that asked to join it before
+      // the host made the link). Last game's results stay: they are the browser's own player's, offered
+      // again once the phone is its own again (forget).
       owedLeaveRef.current = null;
       storage.setOwedLeave(null);
-      storage.setLastResults(null);
-      setLastResults(null);
       dropRoom();
       setNotice(null);
       openingResultsRef.current = null;
