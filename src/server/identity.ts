@@ -16,8 +16,6 @@ import type { SessionCredentials } from '../shared/protocol';
 
 /** Issues and verifies session tokens with one secret. */
 export interface Identity {
-  /** The player id a token proves, or null when it is missing, malformed or forged. */
-  verify(token: unknown): string | null;
   /**
    * The credentials a token proves (`room` set for room-scoped ones: seatCredentials), or null when it
    * is missing, malformed or forged.
@@ -50,9 +48,14 @@ const ROOM_TOKEN = new RegExp(`^([A-Z0-9]{${ROOM_CODE_LENGTH}}):([A-Za-z0-9-]{1,
 
 /** An Identity signing with `secret`. */
 export function createIdentity(secret: string): Identity {
-  const sign = (playerId: string) => createHmac('sha256', secret).update(playerId).digest();
-  const signSeat = (body: string) =>
-    createHmac('sha256', secret).update(`seat|${body}`).digest().toString('base64url');
+  /**
+   * HMAC-SHA256(secret, text) in base64url: a session token signs the player id alone, a seat link
+   * and room-scoped credentials sign texts with prefixes of their own ("seat|", "room|"; `|` is never
+   * in a player id), so no signature of one kind is ever another's.
+   */
+  const mac = (text: string) => createHmac('sha256', secret).update(text).digest('base64url');
+  const signSeat = (body: string) => mac(`seat|${body}`);
+  const signRoom = (roomCode: string, playerId: string) => mac(`room|${roomCode}|${playerId}`);
   /** The text of `given` and `expected` compared in constant time (see verify on why not the bytes). */
   const same = (given: string, expected: string) => {
     const a = Buffer.from(given, 'utf8');
@@ -62,18 +65,17 @@ export function createIdentity(secret: string): Identity {
 
   const credentialsFor = (playerId: string): SessionCredentials => ({
     playerId,
-    token: `${playerId}.${sign(playerId).toString('base64url')}`,
+    token: `${playerId}.${mac(playerId)}`,
   });
-  const signRoom = (roomCode: string, playerId: string) =>
-    createHmac('sha256', secret).update(`room|${roomCode}|${playerId}`).digest().toString('base64url');
   const seatCredentials = (roomCode: string, playerId: string): SessionCredentials => ({
     playerId,
     token: `${roomCode}:${playerId}.${signRoom(roomCode, playerId)}`,
     room: roomCode,
   });
 
-  const verify = (token: unknown): string | null => {
-    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+  /** The player id a session token proves, or null when it is malformed or forged. */
+  const verify = (token: string): string | null => {
+    if (token.length > MAX_TOKEN_LENGTH) return null;
     const dot = token.lastIndexOf('.');
     if (dot <= 0) return null;
     const playerId = token.slice(0, dot);
@@ -81,11 +83,10 @@ export function createIdentity(secret: string): Identity {
     // The signature's text is compared, not its decoding: Node's base64url decoder skips characters
     // outside the alphabet and padding, and ignores the last character's 2 unused bits, so many
     // strings decode to the same bytes. Only the exact token issued is that player's.
-    return same(token.slice(dot + 1), sign(playerId).toString('base64url')) ? playerId : null;
+    return same(token.slice(dot + 1), mac(playerId)) ? playerId : null;
   };
 
   return {
-    verify,
     read(token) {
       if (typeof token !== 'string') return null;
       const scoped = ROOM_TOKEN.exec(token);

@@ -40,18 +40,18 @@ describe('identity', () => {
 
   it('issues tokens that verify to their player id', () => {
     const creds = identity.issue();
-    expect(identity.verify(creds.token)).toBe(creds.playerId);
+    expect(identity.read(creds.token)).toEqual(creds);
     expect(identity.credentialsFor(creds.playerId)).toEqual(creds);
   });
 
   it('rejects tokens signed with another secret, tampered ones and junk', () => {
     const creds = identity.issue();
     const other = createIdentity('another-secret-entirely-123');
-    expect(other.verify(creds.token)).toBeNull();
-    expect(identity.verify(`x${creds.token}`)).toBeNull();
-    expect(identity.verify(`${creds.token.slice(0, -2)}AA`)).toBeNull();
+    expect(other.read(creds.token)).toBeNull();
+    expect(identity.read(`x${creds.token}`)).toBeNull();
+    expect(identity.read(`${creds.token.slice(0, -2)}AA`)).toBeNull();
     for (const junk of [undefined, null, 42, {}, '', '.', 'abc', 'a.b.c', 'x'.repeat(1000)]) {
-      expect(identity.verify(junk)).toBeNull();
+      expect(identity.read(junk)).toBeNull();
     }
   });
 
@@ -70,8 +70,8 @@ describe('identity', () => {
         .filter((c) => c !== sig.at(-1))
         .map((c) => `${id}.${sig.slice(0, -1)}${c}`),
     ];
-    for (const token of spellings) expect(identity.verify(token), JSON.stringify(token)).toBeNull();
-    expect(identity.verify(creds.token)).toBe(creds.playerId);
+    for (const token of spellings) expect(identity.read(token), JSON.stringify(token)).toBeNull();
+    expect(identity.read(creds.token)).toEqual(creds);
   });
 });
 
