@@ -1,19 +1,8 @@
-import {
-  type ComponentType,
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react';
-import { isInRoom } from '../../engine';
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { ROOM_CODE_LENGTH } from '../../shared/limits';
 import { screenCovered, useAnnounced } from '../components/announcer';
 import { OnlineContext } from '../components/forms';
 import { usePageMeta } from '../components/use-page-meta';
-import { NO_CONNECTION_ERROR } from '../net/client';
 import { reloadForNewBuild } from '../net/new-build';
 import { storage } from '../net/storage';
 import { type RoomApi, useRoom } from '../net/use-room';
@@ -21,6 +10,7 @@ import { useSearchParams } from '../router';
 import { common, joinLink, seatLinkOpened } from '../texts';
 import { Landing } from './Landing';
 import { normaliseRoomCode } from './RoomForms';
+import { useSeatLinkParam } from './use-seat-link-param';
 
 // The in-room screens are split from the landing's first load; a browser that sits in a room
 // (remembered code) starts fetching them at once, in parallel with the socket's handshake.
@@ -144,99 +134,8 @@ export function HomeView({ api }: { api: RoomApi }) {
   // session-39 review).
   useAnnounced(linkNotice, linkNotice ?? '', { onMount: true });
 
-  // A seat link (`?seat=`, the host's "Move Bob to a New Phone"): this phone takes the seat of a player
-  // whose phone is away, once it is connected and knows it sits in no game (a remembered room is
-  // resumed first: it may turn out gone). A phone in a game still on keeps its seat and says so, as a
-  // join link to another game does: taking Bob's seat would leave its own player's seat behind,
-  // offline; unless the link names this phone's own seat, which it then is already. The link's first
-  // two parts are its room and player ("ABCDE.<playerId>.<expiry>.<signature>"), read here only to
-  // compare; the server checks the rest. Claimed once a link (a ref: StrictMode runs effects twice),
-  // and the link goes from the address once answered, without a history entry.
-  const seatToken = params.get('seat');
-  const [seatRoom, seatPlayer] = seatToken?.split('.') ?? [];
-  const ownSeat =
-    seatToken !== null && seated && seatPlayer === playerId && seatRoom === snapshot.room.roomCode;
-  // Only asking to join the link's own game (Bob, his phone flat, asked to join again on the phone he
-  // borrowed, before the host made him the link): the request is no seat, so it is given up (a leave)
-  // and the link then takes Bob's. A request to another game stays, with the notice below.
-  const pendingHere =
-    seatToken !== null &&
-    seated &&
-    !ownSeat &&
-    seatRoom === snapshot.room.roomCode &&
-    playerId !== null &&
-    isInRoom(snapshot.room, playerId) &&
-    snapshot.room.players[playerId]?.isApproved === false;
-  const seatElsewhere = seatToken !== null && seated && !ownSeat && !pendingHere;
-  const wantsSeat = seatToken !== null && !seated;
-  const [claim, setClaim] = useState<'none' | 'asking' | 'taken'>('none');
-  const [seatError, setSeatError] = useState<string | null>(null);
-  const claimedRef = useRef<string | null>(null);
-  const paramsRef = useRef(params);
-  paramsRef.current = params;
-  const dropSeat = useCallback(() => {
-    const rest = [...paramsRef.current].filter(([key]) => key !== 'seat');
-    setParams(Object.fromEntries(rest), { replace: true });
-  }, [setParams]);
-  const { claimSeat, resuming, leave } = api;
-  const online = api.connection === 'online';
-  const withdrawnRef = useRef<string | null>(null);
-  useEffect(() => {
-    if (!pendingHere || !online || withdrawnRef.current === seatToken) return;
-    withdrawnRef.current = seatToken;
-    void leave();
-  }, [pendingHere, online, seatToken, leave]);
-  useEffect(() => {
-    if (seatToken === null || seated || resuming || !online || claimedRef.current === seatToken) return;
-    claimedRef.current = seatToken;
-    preloadRoomScreens();
-    setClaim('asking');
-    setSeatError(null);
-    void claimSeat(seatToken).then((res) => {
-      if (!res.ok && res.error === NO_CONNECTION_ERROR) {
-        // No answer (a blip on the borrowed phone): nothing says the link is bad. It stays in the
-        // address, "Taking your seat…" under "Reconnecting…", and is asked again once back online;
-        // dropped, it was gone, the QR code or the chat to find again.
-        claimedRef.current = null;
-        setClaim('none');
-        return;
-      }
-      dropSeat();
-      setClaim(res.ok ? 'taken' : 'none');
-      if (res.ok) return;
-      // Opened again (the same link, once the connection is back): asked again.
-      claimedRef.current = null;
-      setSeatError(res.error);
-    });
-  }, [seatToken, seated, resuming, online, claimSeat, dropSeat]);
-  useEffect(() => {
-    if (ownSeat) dropSeat();
-  }, [ownSeat, dropSeat]);
-  // The seat's room opened (or its resume refused, with use-room's notice): the claim is over. A
-  // refusal shown on the landing goes once this phone is in a game.
-  useEffect(() => {
-    if (!resuming) setClaim((c) => (c === 'taken' ? 'none' : c));
-  }, [resuming]);
-  useEffect(() => {
-    if (seated) setSeatError(null);
-  }, [seated]);
-  const takingSeat =
-    claim === 'asking' || (claim === 'taken' && resuming) || (wantsSeat && !resuming) || pendingHere;
-  // Another player's seat at this very table (Cal opens Bob's link): whose it is, not "leave first".
-  const seatHolder =
-    seatElsewhere && seatRoom === snapshot.room.roomCode && seatPlayer && isInRoom(snapshot.room, seatPlayer)
-      ? snapshot.room.players[seatPlayer]
-      : undefined;
-  const seatNotice = seatElsewhere
-    ? seatHolder
-      ? seatLinkOpened.sameGame(seatHolder.name)
-      : api.seatRoom === snapshot.room.roomCode
-        ? seatLinkOpened.seatedByLink(snapshot.room.roomCode)
-        : seatLinkOpened.seated(snapshot.room.roomCode)
-    : snapshot && !takingSeat
-      ? seatError
-      : null;
-  useAnnounced(seatNotice, seatNotice ?? '', { onMount: true });
+  const seatLink = useSeatLinkParam(api, preloadRoomScreens);
+  const { takingSeat } = seatLink;
 
   // A new screen opens at its top (the session-33 review: the page kept the lobby's scroll, so the table
   // opened with its stage cut off, and the game over on Rankings, the settlements above the screen).
@@ -248,6 +147,7 @@ export function HomeView({ api }: { api: RoomApi }) {
     window.scrollTo(0, 0);
   }, [screenKind]);
 
+  const online = api.connection === 'online';
   const reconnecting = api.connection === 'offline';
   // The banner's live region is in the page before its text (one created with its text is often not
   // read); under a dialog #root is inert, so the announcer outside it says it (announcer.ts).
@@ -301,8 +201,8 @@ export function HomeView({ api }: { api: RoomApi }) {
         }}
         joinCode={joinCode}
         onFormOpen={preloadRoomScreens}
-        notice={seatError ?? api.notice}
-        onDismissNotice={seatError !== null ? () => setSeatError(null) : api.dismissNotice}
+        notice={seatLink.landingError ?? api.notice}
+        onDismissNotice={seatLink.landingError !== null ? seatLink.dismissLandingError : api.dismissNotice}
         onJoinLinkClosed={() => setParams({}, { replace: true })}
         lastResults={api.lastResults}
         onOpenLastResults={() => {
@@ -333,12 +233,8 @@ export function HomeView({ api }: { api: RoomApi }) {
           onDismiss={() => setParams({}, { replace: true })}
         />
       ) : null}
-      {seatNotice !== null ? (
-        <LinkNotice
-          label={seatLinkOpened.label}
-          text={seatNotice}
-          onDismiss={() => (seatElsewhere ? dropSeat() : setSeatError(null))}
-        />
+      {seatLink.notice !== null ? (
+        <LinkNotice label={seatLinkOpened.label} text={seatLink.notice} onDismiss={seatLink.dismissNotice} />
       ) : null}
       <OnlineContext.Provider value={online}>
         <Suspense fallback={api.resuming ? resumingScreen : loadingScreen}>{screen}</Suspense>
