@@ -143,7 +143,7 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
   const [movingId, setMoving] = useState<string | null>(null);
   const moving = movingId ? room.players[movingId] : undefined;
   if (movingId && (!moving?.isApproved || !isHost || moving.isHost)) setMoving(null);
-  const canMove = (p: Player) => !!seatLink && isHost && !p.isHost && p.id !== me && !presence[p.id];
+  const canMove = (p: Player) => !!seatLink && isHost && !p.isHost && !presence[p.id];
 
   useTurnBuzz(myTurn);
   useWakeLock(true);
