@@ -36,7 +36,7 @@ describe('moving a seat to a new phone', () => {
     const box = dialog(ann.page, 'Move Bob to a New Phone');
     await expectText(
       box.getByRole('status'),
-      "Open this link on Bob's new phone, or scan the code. Bob's seat and chips move to it. The link works for 15 minutes.",
+      "Open this link on Bob's new phone, or scan the code. Bob's seat and chips move to it. The link works once, for 15 minutes.",
     );
     await expectVisible(box.getByRole('img', { name: 'QR code to move Bob to a new phone' }));
     const shown = ((await box.locator('.join-link').textContent()) ?? '').trim();

@@ -14,7 +14,7 @@ import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
 import { tableActivity } from './room';
-import { seatLink } from './seat-link';
+import { claimSeat, seatLink } from './seat-link';
 import { arrangeSeats, sitOut } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
@@ -66,7 +66,9 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
     case 'sitOut':
       return sitOut(d, actorId, command.away, command.playerId);
     case 'seatLink':
-      return seatLink(d, actorId, command.playerId, command.online);
+      return seatLink(d, actorId, command.playerId, command.linkId, command.online);
+    case 'claimSeat':
+      return claimSeat(d, actorId, command.playerId, command.linkId, command.online);
     default:
       return unknownCommand(command);
   }

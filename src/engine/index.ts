@@ -9,7 +9,7 @@ export { applyCommand } from './commands';
 export { stakeOnLeaving } from './departure';
 export { betweenHands } from './hand';
 export { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from './host';
-export { STAGE_NAMES } from './messages';
+export { MSG, STAGE_NAMES } from './messages';
 export { CONVERSION_ERRORS, dollarsToCents, formatCents, parseCurrency } from './money';
 export { potTotal } from './pots';
 export {

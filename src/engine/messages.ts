@@ -74,6 +74,13 @@ export const MSG = {
   onlyHostSeatLink: 'Only the host can move a seat to a new phone',
   seatLinkOwnSeat: 'Your own seat is on this phone',
   seatLinkNotSeated: 'Only a player at the table can be moved to a new phone',
+  // A new phone taking a seat with the host's link (seat-link.ts claimSeat)
+  seatLinkGone: 'This seat is no longer at the table.',
+  seatLinkHost: "This link no longer works: that seat is the host's now.",
+  seatLinkEnded: 'This game is over: there is no seat to move. Ask the host for the results.',
+  seatLinkUsed: 'This link has already been used. Ask the host for a new one if the seat is yours.',
+  seatLinkReplaced: 'The host has made a newer link for this seat. Ask the host for it.',
+  seatLinkInUse: 'This seat is connected on another phone. Ask the host for a new link if it is yours.',
   claimHostNotPlaying: 'Taking over as host is only possible during a game',
   hostNotAway: 'The host can be replaced only after the table has waited 3 minutes for them',
 
@@ -173,4 +180,9 @@ export function hostTakenBy(name: string): string {
 /** seatLink refused: the player's phone is connected (seat-link.ts). */
 export function seatLinkStillHere(name: string): string {
   return `${name}'s phone is still connected. Nothing was done.`;
+}
+
+/** claimSeat refused: the phone opening the link already plays in that game (seat-link.ts). */
+export function seatLinkSameTable(name: string): string {
+  return `This phone already plays in this game: give the link to ${name}.`;
 }

@@ -9,7 +9,7 @@ import { facingOf, raiseLimits } from './betting';
 import { applyCommand } from './commands';
 import { ACT_FOR_AFTER_MS, HOST_AWAY_MS } from './host';
 import { checkPots, checkSettlement, checkTransition } from './reference-model';
-import { tableActivity } from './room';
+import { isInRoom, tableActivity } from './room';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
 import type { ActionType, Command, CommandResult, Room } from './types';
@@ -60,7 +60,13 @@ type Intent =
   | { kind: 'seats'; byHost: boolean; keys: number[]; tamper: number; extra: number }
   /** `who` sits out or comes back; with `forOther`, for player `target` (the host's power). */
   | { kind: 'sitOut'; who: number; forOther: boolean; target: number; away: boolean }
-  | { kind: 'seatLink'; byHost: boolean; target: number; presence: number };
+  | { kind: 'seatLink'; byHost: boolean; target: number; presence: number }
+  /**
+   * A phone opens a seat link: `who` 0–1 a new phone, else a player in the room; `target` below 9 a
+   * seat that has a link, if any, else any id; `link` 0–2 that seat's current link, 3 another id (used,
+   * replaced or never made).
+   */
+  | { kind: 'claimSeat'; who: number; target: number; link: number; presence: number };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -197,11 +203,21 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
     }),
   },
   {
-    weight: 1,
+    weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('seatLink' as const),
       byHost: fc.nat(5).map((n) => n !== 0),
       target: fc.nat(12),
+      presence: fc.nat(2),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('claimSeat' as const),
+      who: fc.nat(3),
+      target: fc.nat(12),
+      link: fc.nat(3),
       presence: fc.nat(2),
     }),
   },
@@ -359,10 +375,34 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       };
     }
     case 'seatLink': {
-      const target = pickId(room, it.target);
-      const command: Extract<Command, { type: 'seatLink' }> = { type: 'seatLink', playerId: target };
+      // Mostly a player at the table other than the host (a random id is seldom one).
+      const seated = Object.values(room.players).filter((p) => p.isApproved && p.id !== host);
+      const target =
+        it.target < 9 && seated.length > 0
+          ? (seated[it.target % seated.length]?.id as string)
+          : pickId(room, it.target);
+      // A link id of the server's making: a new one each time (the room's next log seq).
+      const linkId = `L${room.nextEventSeq}`;
+      const command: Extract<Command, { type: 'seatLink' }> = { type: 'seatLink', playerId: target, linkId };
       if (it.presence > 0) command.online = connected(room, it.presence === 2 ? target : null);
       return { actor: it.byHost ? host : pickId(room, 2), command };
+    }
+    case 'claimSeat': {
+      // Mostly a seat with a link (a claim of a random seat would almost never find one).
+      const linked = Object.values(room.players).filter((p) => p.seatLink !== undefined);
+      const target =
+        it.target < 9 && linked.length > 0
+          ? (linked[it.target % linked.length]?.id as string)
+          : pickId(room, it.target);
+      const current = isInRoom(room, target) ? room.players[target]?.seatLink : undefined;
+      const linkId = it.link < 3 && current !== undefined ? current : 'L-other';
+      const command: Extract<Command, { type: 'claimSeat' }> = {
+        type: 'claimSeat',
+        playerId: target,
+        linkId,
+      };
+      if (it.presence > 0) command.online = connected(room, it.presence === 2 ? target : null);
+      return { actor: it.who < 2 ? `new-phone-${it.who}` : pickId(room, it.who - 2), command };
     }
   }
 }
@@ -407,7 +447,8 @@ function nextMark(
     command.type === 'join' ||
     command.type === 'updateSettings' ||
     command.type === 'sitOut' ||
-    command.type === 'seatLink'
+    command.type === 'seatLink' ||
+    command.type === 'claimSeat'
   )
     return mark;
   if (command.type === 'undo') return mark?.prev ?? null;
@@ -445,11 +486,12 @@ function checkUndo(
     // A latecomer still waiting then may have left or been denied since, and even asked again under
     // the same id, a new request (each kept the point): the undo restores nothing of theirs.
     if (was.players[id]?.status === 'waiting_approval' && after.players[id]?.status !== 'active') continue;
-    // Sitting out (kept the point) stays as it is now: no undo restores it.
-    const { away: awayAfter, ...kept } = after.players[id] ?? {};
-    const { away: _awayThen, ...then } = was.players[id] ?? {};
+    // Sitting out and the seat's link (both kept the point) stay as they are now: no undo restores them.
+    const { away: awayAfter, seatLink: linkAfter, ...kept } = after.players[id] ?? {};
+    const { away: _awayThen, seatLink: _linkThen, ...then } = was.players[id] ?? {};
     check(JSON.stringify(kept) === JSON.stringify(then), `undo: player ${id}`);
     check(awayAfter === before.players[id]?.away, `undo: player ${id} away`);
+    check(linkAfter === before.players[id]?.seatLink, `undo: player ${id} seat link`);
   }
   for (const id of Object.keys(after.players))
     if (!(id in was.players))

@@ -32,6 +32,45 @@ const ownCents = (m: Readonly<Record<string, number>>, id: string): number =>
 const own = (room: Room, id: string): Player | undefined =>
   Object.hasOwn(room.players, id) ? room.players[id] : undefined;
 
+/**
+ * `after` is `before` with only `playerId`'s seat link set to `linkId` (removed when undefined) and one
+ * log line of `type` for that player.
+ */
+function checkOnlySeatLink(
+  before: Room,
+  after: Room,
+  playerId: string,
+  linkId: string | undefined,
+  type: 'seatLinkMade' | 'seatMoved',
+): void {
+  const { seatLink: _was, ...seat } = before.players[playerId] as Player;
+  const players = {
+    ...before.players,
+    [playerId]: linkId === undefined ? seat : { ...seat, seatLink: linkId },
+  };
+  const { log: _log, nextEventSeq: _n, lastActivity: _l, tableActivity: _t, ...restBefore } = before;
+  const { log: logAfter, nextEventSeq: _n2, lastActivity: _l2, tableActivity: _t2, ...restAfter } = after;
+  // Compared as JSON with sorted keys: the seat's link is its last key, wherever the engine put it.
+  check(
+    canonical(restAfter) === canonical({ ...restBefore, players }),
+    `${type}: the room changed beyond its log and the seat's link`,
+  );
+  const line = logAfter.at(-1);
+  check(
+    line?.type === type && line.playerId === playerId && line.seq === before.nextEventSeq,
+    `${type}: its log line`,
+  );
+}
+
+/** JSON with every object's keys sorted. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** Approved players by joinedAt. */
 function seats(players: Record<string, Player>): Player[] {
   return Object.values(players)
@@ -314,6 +353,7 @@ const PATTERNS: RegExp[] = [
   /^.+ is at the table and can act\. Nothing was done\.$/,
   /^.+ has just taken over as host\. Nothing was done\.$/,
   /^.+'s phone is still connected\. Nothing was done\.$/,
+  /^This phone already plays in this game: give the link to .+\.$/,
 ];
 const FIXED = new Set<string>(Object.values(MSG));
 
@@ -507,15 +547,26 @@ export function checkTransition(
         target.isApproved &&
         !(command.online?.includes(target.id) ?? false);
       check(res.ok === okWant, `seatLink: ok ${res.ok}, model ${okWant}`);
-      if (!okWant || !after) return;
-      const { log: _log, nextEventSeq: _n, lastActivity: _l, tableActivity: _t, ...restBefore } = before;
-      const { log: logAfter, nextEventSeq: _n2, lastActivity: _l2, tableActivity: _t2, ...restAfter } = after;
-      check(
-        JSON.stringify(restAfter) === JSON.stringify(restBefore),
-        'seatLink: the room changed beyond its log',
-      );
-      const line = logAfter.at(-1);
-      check(line?.type === 'seatLinkMade' && line.seq === before.nextEventSeq, 'seatLink: its log line');
+      if (!okWant || !after || !target) return;
+      // The room gains the link's id on the seat (replacing any earlier one) and one log line.
+      checkOnlySeatLink(before, after, target.id, command.linkId, 'seatLinkMade');
+      return;
+    }
+    case 'claimSeat': {
+      // A phone (the actor: any id, usually no member's) takes a seat with the link the host made for
+      // it last and nobody has used: not the host's seat, not one connected, not by a phone seated at
+      // the table (other than the seat itself), not once the game is over. The link goes; one log line.
+      const target = own(before, command.playerId);
+      const okWant =
+        before.status !== 'ENDED' &&
+        target !== undefined &&
+        target.id !== before.hostId &&
+        (actor === target.id || own(before, actor)?.isApproved !== true) &&
+        target.seatLink === command.linkId &&
+        !(command.online?.includes(target.id) ?? false);
+      check(res.ok === okWant, `claimSeat: ok ${res.ok}, model ${okWant}`);
+      if (!okWant || !after || !target) return;
+      checkOnlySeatLink(before, after, target.id, undefined, 'seatMoved');
       return;
     }
     case 'claimHost': {

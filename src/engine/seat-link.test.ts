@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { MSG, seatLinkStillHere } from './messages';
+import { MSG, seatLinkSameTable, seatLinkStillHere } from './messages';
 import { checkedDownThreeWay, lobby, play, refuse, run, runWithEvents, started } from './test-helpers';
 import type { Command } from './types';
 import { takenBack } from './undo';
 
-const seatLink = (playerId: string, online?: string[]): Command =>
-  online === undefined ? { type: 'seatLink', playerId } : { type: 'seatLink', playerId, online };
+const seatLink = (playerId: string, online?: string[], linkId = 'L1'): Command =>
+  online === undefined
+    ? { type: 'seatLink', playerId, linkId }
+    : { type: 'seatLink', playerId, linkId, online };
+const claim = (playerId: string, linkId = 'L1', online: string[] = []): Command => ({
+  type: 'claimSeat',
+  playerId,
+  linkId,
+  online,
+});
 
 describe('seatLink: the host makes a link moving a seat to a new phone', () => {
   it('mid-hand: logged for the table, with nothing at the table changed', () => {
@@ -14,7 +22,8 @@ describe('seatLink: the host makes a link moving a seat to a new phone', () => {
     expect(events).toEqual([{ type: 'seatLinkMade', playerId: 'p1', name: 'P1' }]);
     expect(out!.log.at(-1)).toMatchObject({ type: 'seatLinkMade', playerId: 'p1', name: 'P1', at: 5_000 });
     expect(out!.log.length).toBe(room.log.length + 1);
-    expect(out!.players).toEqual(room.players);
+    // Only the link's id, kept on the seat.
+    expect(out!.players).toEqual({ ...room.players, p1: { ...room.players.p1, seatLink: 'L1' } });
     expect(out!.gameState).toEqual(room.gameState);
     expect(out!.ledger).toEqual(room.ledger);
     expect(out!.hostId).toBe('p0');
@@ -58,13 +67,116 @@ describe('seatLink: the host makes a link moving a seat to a new phone', () => {
     const linked = run(wrong, 'p0', seatLink('p2', ['p0', 'p1']));
     expect(linked.undo).toEqual(wrong.undo);
     const back = run(linked, 'p0', { type: 'undo', seq: wrong.undo!.seq });
-    expect(back.players).toEqual(showdown.players);
+    // The link is not taken back: it still works.
+    expect(back.players).toEqual({ ...showdown.players, p2: { ...showdown.players.p2, seatLink: 'L1' } });
     expect(back.gameState).toEqual(showdown.gameState);
     const undone = takenBack(back.log);
     expect(back.log.filter((e) => e.seq >= wrong.undo!.seq).map((e) => [e.type, undone(e)])).toEqual([
       ['potAwarded', true],
       ['handCompleted', true],
       ['seatLinkMade', false],
+      ['undone', false],
+    ]);
+  });
+});
+
+describe('claimSeat: a new phone takes the seat with the link', () => {
+  const linked = () =>
+    run(play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']), 'p0', seatLink('p1', ['p0']));
+
+  it('moves nothing at the table but the link, logs it for everyone, and keeps the undo point', () => {
+    const room = linked();
+    const { room: out, events } = runWithEvents(room, 'phone', claim('p1', 'L1', ['p0', 'p2']), 7_000);
+    expect(events).toEqual([{ type: 'seatMoved', playerId: 'p1', name: 'P1' }]);
+    expect(out!.log.at(-1)).toMatchObject({ type: 'seatMoved', playerId: 'p1', name: 'P1', at: 7_000 });
+    const { seatLink: _used, ...p1 } = room.players.p1!;
+    expect(out!.players).toEqual({ ...room.players, p1 });
+    expect('seatLink' in out!.players.p1!).toBe(false);
+    expect(out!.gameState).toEqual(room.gameState);
+    expect(out!.ledger).toEqual(room.ledger);
+    expect(out!.undo).toEqual(room.undo);
+    expect(out!.hostId).toBe('p0');
+  });
+
+  it('works once: a second phone with the same link is refused, even with the seat away again', () => {
+    const moved = run(linked(), 'phone', claim('p1'));
+    expect(refuse(moved, 'other-phone', claim('p1'))).toBe(MSG.seatLinkUsed);
+    expect(refuse(moved, 'phone', claim('p1'))).toBe(MSG.seatLinkUsed);
+    expect(MSG.seatLinkUsed).toBe(
+      'This link has already been used. Ask the host for a new one if the seat is yours.',
+    );
+  });
+
+  it("a newer link replaces the host's earlier one", () => {
+    const twice = run(linked(), 'p0', seatLink('p1', ['p0'], 'L2'));
+    expect(twice.players.p1!.seatLink).toBe('L2');
+    expect(refuse(twice, 'phone', claim('p1', 'L1'))).toBe(MSG.seatLinkReplaced);
+    expect(MSG.seatLinkReplaced).toBe('The host has made a newer link for this seat. Ask the host for it.');
+    expect(runWithEvents(twice, 'phone', claim('p1', 'L2')).events).toEqual([
+      { type: 'seatMoved', playerId: 'p1', name: 'P1' },
+    ]);
+  });
+
+  it("refuses while the seat's phone is connected: its old phone came back", () => {
+    expect(refuse(linked(), 'phone', claim('p1', 'L1', ['p0', 'p1']))).toBe(MSG.seatLinkInUse);
+    expect(MSG.seatLinkInUse).toBe(
+      'This seat is connected on another phone. Ask the host for a new link if it is yours.',
+    );
+  });
+
+  it('refuses a seat never linked, a seat gone, an unknown one, the host, and a game over', () => {
+    const room = linked();
+    expect(refuse(room, 'phone', claim('p2'))).toBe(MSG.seatLinkUsed);
+    expect(refuse(run(room, 'p1', { type: 'leave' }), 'phone', claim('p1'))).toBe(MSG.seatLinkGone);
+    expect(refuse(run(room, 'p0', { type: 'remove', playerId: 'p1' }), 'phone', claim('p1'))).toBe(
+      MSG.seatLinkGone,
+    );
+    expect(refuse(room, 'phone', claim('constructor'))).toBe(MSG.seatLinkGone);
+    expect(refuse(room, 'phone', claim('p0'))).toBe(MSG.seatLinkHost);
+    // Linked, then made the host: a copy of the link is never the host.
+    const host = run(room, 'p0', { type: 'makeHost', playerId: 'p1' });
+    expect(refuse(host, 'phone', claim('p1'))).toBe(MSG.seatLinkHost);
+    expect(refuse(run(room, 'p0', { type: 'endGame' }), 'phone', claim('p1'))).toBe(MSG.seatLinkEnded);
+    expect([MSG.seatLinkGone, MSG.seatLinkHost, MSG.seatLinkEnded]).toEqual([
+      'This seat is no longer at the table.',
+      "This link no longer works: that seat is the host's now.",
+      'This game is over: there is no seat to move. Ask the host for the results.',
+    ]);
+  });
+
+  it('refuses a phone seated at the table: it would hold two seats. One only asking to join may', () => {
+    const room = linked();
+    expect(refuse(room, 'p2', claim('p1'))).toBe(seatLinkSameTable('P1'));
+    expect(refuse(room, 'p0', claim('p1'))).toBe(seatLinkSameTable('P1'));
+    // Its request is no seat (the web app gives it up first; a leave still owed must not block it).
+    const waiting = run(room, 'zed', { type: 'join', name: 'Zed', startingChips: 5_000 });
+    expect(runWithEvents(waiting, 'zed', claim('p1')).events).toHaveLength(1);
+    expect(seatLinkSameTable('P1')).toBe('This phone already plays in this game: give the link to P1.');
+    // The seat's own player id (a phone holding P1's seat in another game by link) is the seat itself.
+    expect(runWithEvents(room, 'p1', claim('p1')).events).toHaveLength(1);
+  });
+
+  it('in the lobby too', () => {
+    const room = run(lobby([10_000, 10_000]), 'p0', seatLink('p1', ['p0']));
+    expect(runWithEvents(room, 'phone', claim('p1')).events).toEqual([
+      { type: 'seatMoved', playerId: 'p1', name: 'P1' },
+    ]);
+  });
+
+  it('an undo after the seat moved takes back the award, not the move or the link', () => {
+    const showdown = checkedDownThreeWay(started([10_000, 10_000, 10_000]));
+    const wrong = run(showdown, 'p0', { type: 'declareWinners', winnerIds: ['p1'] });
+    const moved = run(run(wrong, 'p0', seatLink('p2', ['p0', 'p1'])), 'phone', claim('p2'));
+    expect(moved.undo).toEqual(wrong.undo);
+    const back = run(moved, 'p0', { type: 'undo', seq: wrong.undo!.seq });
+    expect(back.players).toEqual(showdown.players);
+    expect(refuse(back, 'other-phone', claim('p2'))).toBe(MSG.seatLinkUsed);
+    const undone = takenBack(back.log);
+    expect(back.log.filter((e) => e.seq >= wrong.undo!.seq).map((e) => [e.type, undone(e)])).toEqual([
+      ['potAwarded', true],
+      ['handCompleted', true],
+      ['seatLinkMade', false],
+      ['seatMoved', false],
       ['undone', false],
     ]);
   });

@@ -16,13 +16,37 @@
  *   seat, chips and all. The log line ("Host made a link to move Bob to a new phone") tells the table,
  *   Bob included, that it was made.
  * - It changes nothing at the table: no chips, no turn, no seat. It keeps the undo point (undo.ts).
+ * - It records the link's id on the player (`seatLink`, made by the server: the engine has no
+ *   randomness), replacing any earlier one: the host's newest link is the only one that works.
+ *
+ * claimSeat: a new phone opens the link. The server has checked the link's signature and time; the
+ * engine rules the seat, in the room's turn, so two phones opening one link at once cannot both take it:
+ * - The link works once: the first phone to use it clears the player's `seatLink` ("This link has
+ *   already been used"), and a newer link made since replaces it ("The host has made a newer link").
+ *   Until session 41 a link worked for all of its 15 minutes: a photo of the QR code taken at the table
+ *   could take Bob's seat, chips and turn, whenever Bob's new phone slept.
+ * - Not for a seat gone (left, removed), a game over, a seat that is the host's now (a copy of a link
+ *   is never the host), or a seat whose phone is connected (`online`): Bob's old phone came back.
+ * - Not for a phone that already has a seat at this table: it would hold two. The web app says so
+ *   before asking (use-seat-link-param.ts). A phone only asking to join (Bob asked again from the
+ *   borrowed phone before the host made the link) may: its request holds no chips, and the web app
+ *   gives it up first (a leave; should that leave be owed, the claim must not wait on it).
+ * - The seat's own phone opening its link moves nothing and never gets here (socket-gateway.ts).
+ * It logs "Bob's seat moved to a new phone" for the table, changes nothing at the table but the link,
+ * and keeps the undo point.
  */
-import { type Draft, emit, playerById } from './draft';
+import { type Draft, edit, emit, playerById } from './draft';
 import type { Outcome } from './lobby';
-import { MSG, seatLinkStillHere } from './messages';
+import { MSG, seatLinkSameTable, seatLinkStillHere } from './messages';
 
 /** seatLink (above): the host (`actorId`) asks for a link moving `playerId`'s seat to a new phone. */
-export function seatLink(d: Draft, actorId: string, playerId: string, online?: readonly string[]): Outcome {
+export function seatLink(
+  d: Draft,
+  actorId: string,
+  playerId: string,
+  linkId: string,
+  online?: readonly string[],
+): Outcome {
   if (actorId !== d.room.hostId) return MSG.onlyHostSeatLink;
   if (d.room.status === 'ENDED') return MSG.gameEnded;
   const player = playerById(d.players, playerId);
@@ -30,6 +54,30 @@ export function seatLink(d: Draft, actorId: string, playerId: string, online?: r
   if (playerId === actorId) return MSG.seatLinkOwnSeat;
   if (!player.isApproved) return MSG.seatLinkNotSeated;
   if (online?.includes(playerId)) return seatLinkStillHere(player.name);
+  if (typeof linkId !== 'string' || linkId === '') return MSG.unknownCommand;
+  edit(d, playerId).seatLink = linkId;
   emit(d, { type: 'seatLinkMade', playerId, name: player.name });
+  return null;
+}
+
+/** claimSeat (above): the phone of `actorId` takes `playerId`'s seat with the link `linkId`. */
+export function claimSeat(
+  d: Draft,
+  actorId: string,
+  playerId: string,
+  linkId: string,
+  online?: readonly string[],
+): Outcome {
+  if (d.room.status === 'ENDED') return MSG.seatLinkEnded;
+  const player = playerById(d.players, playerId);
+  if (player === undefined) return MSG.seatLinkGone;
+  if (playerId === d.room.hostId) return MSG.seatLinkHost;
+  if (actorId !== playerId && playerById(d.players, actorId)?.isApproved)
+    return seatLinkSameTable(player.name);
+  if (player.seatLink === undefined) return MSG.seatLinkUsed;
+  if (player.seatLink !== linkId) return MSG.seatLinkReplaced;
+  if (online?.includes(playerId)) return MSG.seatLinkInUse;
+  delete edit(d, playerId).seatLink;
+  emit(d, { type: 'seatMoved', playerId, name: player.name });
   return null;
 }

@@ -91,6 +91,11 @@ export interface Player {
    * back. Absent when playing (older stored rooms have no such field).
    */
   away?: true;
+  /**
+   * The id of the newest seat link the host made for this player and no phone has used yet
+   * (seat-link.ts): a link works once, and a newer one replaces it. Absent otherwise.
+   */
+  seatLink?: string;
 }
 
 /**
@@ -265,7 +270,12 @@ export type Command =
    * The host asks for a link that moves `playerId`'s seat to a new phone, their own being away
    * (seat-link.ts). `online` as for actFor. The server answers it with the link (socket-gateway.ts).
    */
-  | { type: 'seatLink'; playerId: string; online?: readonly string[] };
+  | { type: 'seatLink'; playerId: string; linkId: string; online?: readonly string[] }
+  /**
+   * A new phone takes `playerId`'s seat with the link `linkId` (seat-link.ts claimSeat); the actor is
+   * that phone's own player id. Server-made, as seatLink. `online` as for actFor.
+   */
+  | { type: 'claimSeat'; playerId: string; linkId: string; online?: readonly string[] };
 
 /** What happened. Amounts in cents. Names are copied in so a log line survives the player leaving. */
 export type GameEvent =
@@ -318,6 +328,8 @@ export type GameEvent =
   | { type: 'sitOutChanged'; playerId: string; name: string; away: boolean; byHost?: true }
   /** The host made a link moving the player's seat to a new phone (seat-link.ts). */
   | { type: 'seatLinkMade'; playerId: string; name: string }
+  /** A new phone took the player's seat with the host's link (seat-link.ts claimSeat). */
+  | { type: 'seatMoved'; playerId: string; name: string }
   /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
   | {
       type: 'hostChanged';

@@ -57,6 +57,7 @@ const KEEPS_UNDO: Partial<Record<Command['type'], GameEvent['type']>> = {
   leave: 'playerLeft',
   remove: 'playerRemoved',
   seatLink: 'seatLinkMade',
+  claimSeat: 'seatMoved',
 };
 const KEPT_EVENTS: ReadonlySet<GameEvent['type']> = new Set(Object.values(KEEPS_UNDO));
 

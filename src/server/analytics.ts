@@ -88,6 +88,7 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
       case 'seatsArranged':
       case 'sitOutChanged':
       case 'seatLinkMade':
+      case 'seatMoved':
         break;
       default: {
         const unknown: never = event;

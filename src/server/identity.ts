@@ -28,18 +28,23 @@ export interface Identity {
   /** Credentials for a known player id (the same token every time). */
   credentialsFor(playerId: string): SessionCredentials;
   /**
-   * A seat link's token (the engine's seatLink): `<roomCode>.<playerId>.<expires>.<signature>`,
-   * `expires` in whole seconds since the epoch, the signature HMAC-SHA256(secret, "seat|" + the rest).
-   * Stateless like the session tokens, so any process sharing the secret reads it; the prefix and the
-   * `|` (never in a player id) keep it from ever being a session token's signature.
+   * A seat link's token (the engine's seatLink):
+   * `<roomCode>.<playerId>.<linkId>.<expires>.<signature>`, `linkId` the link's own id (11 base64url
+   * characters, kept on the seat by the engine, which lets each link work once), `expires` in whole
+   * seconds since the epoch, the signature HMAC-SHA256(secret, "seat|" + the rest). Signed like the
+   * session tokens, so any process sharing the secret reads it; the prefix and the `|` (never in a
+   * player id) keep it from ever being a session token's signature.
    */
-  seatLink(roomCode: string, playerId: string, expiresAtMs: number): string;
-  /** The room and player a seat link names, or why it names none (`now` in ms). */
-  readSeatLink(seat: unknown, now: number): { roomCode: string; playerId: string } | 'invalid' | 'expired';
+  seatLink(roomCode: string, playerId: string, linkId: string, expiresAtMs: number): string;
+  /** The room, player and link id a seat link names, or why it names none (`now` in ms). */
+  readSeatLink(
+    seat: unknown,
+    now: number,
+  ): { roomCode: string; playerId: string; linkId: string } | 'invalid' | 'expired';
 }
 
 const SEAT_LINK = new RegExp(
-  `^([A-Z0-9]{${ROOM_CODE_LENGTH}})\\.([A-Za-z0-9-]{1,64})\\.([0-9]{1,13})\\.([A-Za-z0-9_-]{43})$`,
+  `^([A-Z0-9]{${ROOM_CODE_LENGTH}})\\.([A-Za-z0-9-]{1,64})\\.([A-Za-z0-9_-]{11})\\.([0-9]{1,13})\\.([A-Za-z0-9_-]{43})$`,
 );
 
 const MAX_TOKEN_LENGTH = 256;
@@ -100,24 +105,25 @@ export function createIdentity(secret: string): Identity {
     seatCredentials,
     issue: () => credentialsFor(randomUUID()),
     credentialsFor,
-    seatLink(roomCode, playerId, expiresAtMs) {
-      const body = `${roomCode}.${playerId}.${Math.ceil(expiresAtMs / 1000)}`;
+    seatLink(roomCode, playerId, linkId, expiresAtMs) {
+      const body = `${roomCode}.${playerId}.${linkId}.${Math.ceil(expiresAtMs / 1000)}`;
       return `${body}.${signSeat(body)}`;
     },
     readSeatLink(seat, now) {
       if (typeof seat !== 'string') return 'invalid';
       const m = SEAT_LINK.exec(seat);
       if (m === null) return 'invalid';
-      const [, roomCode, playerId, expires, signature] = m as unknown as [
+      const [, roomCode, playerId, linkId, expires, signature] = m as unknown as [
+        string,
         string,
         string,
         string,
         string,
         string,
       ];
-      if (!same(signature, signSeat(`${roomCode}.${playerId}.${expires}`))) return 'invalid';
+      if (!same(signature, signSeat(`${roomCode}.${playerId}.${linkId}.${expires}`))) return 'invalid';
       if (Number(expires) * 1000 <= now) return 'expired';
-      return { roomCode, playerId };
+      return { roomCode, playerId, linkId };
     },
   };
 }

@@ -4,12 +4,9 @@
  * with them, the new phone is that player: same seat, same chips, their turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '../engine';
 import {
-  SEAT_LINK_ENDED,
   SEAT_LINK_EXPIRED,
-  SEAT_LINK_GONE,
-  SEAT_LINK_HOST,
-  SEAT_LINK_IN_USE,
   SEAT_LINK_INVALID,
   type SeatClaim,
   type SeatLinkResponse,
@@ -84,7 +81,13 @@ describe('moving a seat to a new phone', () => {
       name: 'Ben',
     });
     const linked = (await server.store.load(code))!.room;
-    expect(linked.players).toEqual(before.players);
+    // The link's id, kept on Ben's seat (it works once), and nothing else.
+    const linkId = linked.players[ben.playerId]!.seatLink;
+    expect(link.seat.split('.')[2]).toBe(linkId);
+    expect(linked.players).toEqual({
+      ...before.players,
+      [ben.playerId]: { ...before.players[ben.playerId], seatLink: linkId },
+    });
     expect(linked.gameState).toEqual(before.gameState);
 
     // The new phone (a friend's, in a private tab): a player of its own until it claims the seat.
@@ -96,6 +99,14 @@ describe('moving a seat to a new phone', () => {
     expect(claim.credentials).toEqual({ playerId: ben.playerId, token: expect.any(String), room: code });
     expect(claim.credentials.token).not.toBe(ben.token);
     expect(claim.credentials.token.startsWith(`${code}:${ben.playerId}.`)).toBe(true);
+    // The table sees the seat move; the link is spent.
+    await cal.waitFor(() => cal.latest?.room.log.at(-1)?.type === 'seatMoved');
+    expect(cal.latest!.room.log.at(-1)).toMatchObject({
+      type: 'seatMoved',
+      playerId: ben.playerId,
+      name: 'Ben',
+    });
+    expect('seatLink' in (await server.store.load(code))!.room.players[ben.playerId]!).toBe(false);
     fresh.close();
     const newPhone = await connect(claim.credentials.token);
     expect(newPhone.creds).toEqual(claim.credentials);
@@ -110,9 +121,9 @@ describe('moving a seat to a new phone', () => {
       playerId: ben.playerId,
       action: 'CALL',
     });
-    // The link is spent while the seat is connected.
+    // The link is spent.
     const other = await connect();
-    expect(await claimSeat(other, link.seat)).toEqual({ ok: false, error: SEAT_LINK_IN_USE });
+    expect(await claimSeat(other, link.seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
 
     // Anywhere else the new phone is refused: another room, a new one (it goes back to its own first).
     const elsewhere = okData(await other.createRoom('Eve', 5_000)).room.roomCode;
@@ -172,7 +183,9 @@ describe('moving a seat to a new phone', () => {
       error: 'Your own seat is on this phone',
     });
     // Only through its own event: the server, not a phone, says who is online, and only it signs links.
-    expect(await ana.command(code, { type: 'seatLink', playerId: ben.playerId })).toEqual({
+    expect(
+      await ana.command(code, { type: 'seatLink', playerId: ben.playerId, linkId: 'AAAAAAAAAAA' }),
+    ).toEqual({
       ok: false,
       error: 'Invalid request',
     });
@@ -231,7 +244,7 @@ describe('moving a seat to a new phone', () => {
     // Ana hands Ben the host role (or leaves, handing it to him) while his link is still out.
     okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
     const phone = await connect();
-    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_HOST });
+    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: MSG.seatLinkHost });
     // The role back with Ana: Ben's link moves his seat again.
     const bensOwn = await connect(ben.token);
     okData(await bensOwn.resume(code));
@@ -250,16 +263,20 @@ describe('moving a seat to a new phone', () => {
     const phone = await connect();
     const sig = seat.slice(seat.lastIndexOf('.') + 1);
     const body = seat.slice(0, seat.lastIndexOf('.'));
-    const [room, player, expires] = body.split('.') as [string, string, string];
+    const [room, player, linkId, expires] = body.split('.') as [string, string, string, string];
     const foreign = createIdentity('another-secret-entirely-123').seatLink(
       code,
       ben.playerId,
+      linkId,
       clock + 60_000,
     );
+    const otherId = `${linkId.slice(0, -1)}${linkId.at(-1) === 'A' ? 'B' : 'A'}`;
     for (const bad of [
       `${body}.${sig.slice(0, -1)}${sig.at(-1) === 'A' ? 'B' : 'A'}`,
-      `${room}.${cal.playerId}.${expires}.${sig}`,
-      `${room}.${player}.${Number(expires) + 3600}.${sig}`,
+      `${room}.${cal.playerId}.${linkId}.${expires}.${sig}`,
+      `${room}.${player}.${otherId}.${expires}.${sig}`,
+      `${room}.${player}.${linkId}.${Number(expires) + 3600}.${sig}`,
+      `${room}.${player}.${expires}.${sig}`,
       `${seat}=`,
       seat.toLowerCase(),
       foreign,
@@ -273,7 +290,7 @@ describe('moving a seat to a new phone', () => {
       expect(res.ok, JSON.stringify(bad)).toBe(false);
       if (!res.ok) expect([SEAT_LINK_INVALID, 'Invalid request']).toContain(res.error);
     }
-    expect(await claimSeat(phone, `${room}.${cal.playerId}.${expires}.${sig}`)).toEqual({
+    expect(await claimSeat(phone, `${room}.${cal.playerId}.${linkId}.${expires}.${sig}`)).toEqual({
       ok: false,
       error: SEAT_LINK_INVALID,
     });
@@ -288,10 +305,63 @@ describe('moving a seat to a new phone', () => {
     // Cal's link, then Cal removed: the seat is gone.
     const calLink = okData(await seatLink(ana, code, cal.playerId)).seat;
     okData(await ana.command(code, { type: 'remove', playerId: cal.playerId }));
-    expect(await claimSeat(phone, calLink)).toEqual({ ok: false, error: SEAT_LINK_GONE });
+    expect(await claimSeat(phone, calLink)).toEqual({ ok: false, error: MSG.seatLinkGone });
     // The game ended: nothing to move.
+    const bensNewLink = okData(await seatLink(ana, code, ben.playerId)).seat;
     okData(await ana.command(code, { type: 'endGame' }));
-    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: SEAT_LINK_ENDED });
+    expect(await claimSeat(await connect(), bensNewLink)).toEqual({ ok: false, error: MSG.seatLinkEnded });
+  });
+
+  it('a link works once: the phone that used it may ask again, no other phone may, even with the seat away', async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    const first = await connect();
+    const claimed = okData(await claimSeat(first, seat));
+    const version = (await server.store.load(code))!.version;
+    // Its answer lost on the way: the same phone asking again gets the same credentials, and nothing
+    // more happens at the table.
+    expect(okData(await claimSeat(first, seat))).toEqual(claimed);
+    expect((await server.store.load(code))!.version).toBe(version);
+    // Ben's seat is still away (the first phone has not reconnected as Ben): a photo of the QR code,
+    // opened on another phone, takes nothing.
+    const photo = await connect();
+    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    // A phone already at the table is refused before anything else about the link.
+    expect(await claimSeat(cal, seat)).toEqual({
+      ok: false,
+      error: 'This phone already plays in this game: give the link to Ben.',
+    });
+    expect((await server.store.load(code))!.version).toBe(version);
+  });
+
+  it("a newer link replaces the host's earlier one", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    await away(ben, ana);
+    const older = okData(await seatLink(ana, code, ben.playerId)).seat;
+    const newer = okData(await seatLink(ana, code, ben.playerId)).seat;
+    expect(newer).not.toBe(older);
+    const phone = await connect();
+    expect(await claimSeat(phone, older)).toEqual({ ok: false, error: MSG.seatLinkReplaced });
+    expect(okData(await claimSeat(phone, newer)).credentials.playerId).toBe(ben.playerId);
+  });
+
+  it('two phones opening one link at the same moment: exactly one gets the seat', async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    const racers = await Promise.all([connect(), connect(), connect()]);
+    const answers = await Promise.all(racers.map((c) => claimSeat(c, seat)));
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.filter((a) => !a.ok)).toEqual([
+      { ok: false, error: MSG.seatLinkUsed },
+      { ok: false, error: MSG.seatLinkUsed },
+    ]);
+    const moves = (await server.store.load(code))!.room.log.filter((e) => e.type === 'seatMoved');
+    expect(moves).toHaveLength(1);
   });
 
   it("the seat's own phone opening its link is given its own credentials, online or not", async () => {
@@ -334,7 +404,7 @@ describe('moving a seat to a new phone', () => {
     // Ben's own phone back in the second game: the friend's phone is no own phone of Ben's there.
     const back = await connect(token);
     okData(await back.resume(second));
-    expect(await claimSeat(friend, seat)).toEqual({ ok: false, error: SEAT_LINK_IN_USE });
+    expect(await claimSeat(friend, seat)).toEqual({ ok: false, error: MSG.seatLinkInUse });
     await away(back, dan);
     // The friend's phone opens it: Ben in the second game only, credentials it can resume it with.
     const claim = okData(await claimSeat(friend, seat));
@@ -348,6 +418,8 @@ describe('moving a seat to a new phone', () => {
     await away(moved, dan);
     const again = okData(await seatLink(dan, second, ben.playerId)).seat;
     okData(await dan.command(second, { type: 'makeHost', playerId: ben.playerId }));
-    expect(await claimSeat(friend, again)).toEqual({ ok: false, error: SEAT_LINK_HOST });
+    expect(await claimSeat(friend, again)).toEqual({ ok: false, error: MSG.seatLinkHost });
+    // Claimed from another game's seat, the friend's phone was subscribed to nothing here.
+    expect(friend.latest?.room.roomCode).toBe(first.code);
   });
 });

@@ -8,20 +8,16 @@
  * every socket of one player (to tell them they were removed). Both work across processes through
  * whichever adapter the Server has (in-memory by default, Redis in scale-out).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server, Socket } from 'socket.io';
-import { type Command, entryError } from '../engine';
+import { type Command, entryError, MSG } from '../engine';
 import { ROOM_CODE_LENGTH } from '../shared/limits';
 import {
   type Ack,
   type ClientToServerEvents,
   GAME_STILL_GOING,
   JOIN_ROOM_NOT_FOUND,
-  SEAT_LINK_ENDED,
   SEAT_LINK_EXPIRED,
-  SEAT_LINK_GONE,
-  SEAT_LINK_HOST,
-  SEAT_LINK_IN_USE,
   SEAT_LINK_INVALID,
   type SeatClaim,
   type SeatLinkResponse,
@@ -389,7 +385,8 @@ export function attachGateway(deps: GatewayDeps): () => void {
   // phone's id already applied would be answered as a retry without the engine, and a link signed on
   // that: any player reusing the id of one of their own commands (a join, a call) got a link to any
   // away seat, the host's included. A request sent again (an answer lost on the way) is ruled again,
-  // and logged again: the table sees each link made.
+  // and logged again: the table sees each link made, and the newest link replaces the one before.
+  // The link's id is the server's (the engine has no randomness); the engine keeps it on the seat.
   const onSeatLink = listenerFor(
     'seatLink',
     seatLinkSchema,
@@ -397,19 +394,23 @@ export function attachGateway(deps: GatewayDeps): () => void {
     async (socket, req): Promise<Ack<SeatLinkResponse>> => {
       const refused = outOfScope(socket, req.roomCode) ?? (await lookupBeforeCommand(socket, req.roomCode));
       if (refused) return refused;
-      const command: Command = { type: 'seatLink', playerId: req.playerId };
+      const linkId = randomBytes(8).toString('base64url');
+      const command: Command = { type: 'seatLink', playerId: req.playerId, linkId };
       const outcome = await run(socket, req.roomCode, randomUUID(), command, false, withOnline(req.roomCode));
       if (!outcome.ok) return outcome;
-      const seat = identity.seatLink(req.roomCode, req.playerId, now() + SEAT_LINK_TTL_MS);
+      const seat = identity.seatLink(req.roomCode, req.playerId, linkId, now() + SEAT_LINK_TTL_MS);
       return { ok: true, data: { seat, expiresInMs: SEAT_LINK_TTL_MS } };
     },
   );
 
   // A new phone opens a seat link: it gets the seat's credentials, and reconnects with them (the
-  // handshake then makes the socket that player; client.ts). Refused once the player is no longer in
-  // the room, and while a phone of theirs is connected there: the old phone came back (the link is not
-  // needed), or another phone took the seat first. Two phones claiming within the same second could
-  // both get it (the first has not reconnected yet); the host hands the link to one person.
+  // handshake then makes the socket that player; client.ts). The server reads the link (its signature
+  // and time); the engine's claimSeat rules the seat in the room's turn: the link works once (two
+  // phones opening it at once: the second is refused), a newer link replaces it, and it is refused
+  // once the player is no longer in the room, is the host, or has a phone connected there (the old
+  // phone came back), and for a phone already playing in that game.
+  // Its command id is the link's, with the phone's own player id as the actor: the same phone asking
+  // again (its answer lost on the way) is answered as a retry, and gets its credentials again.
   // Charged as a join: it seats a phone, and a link it cannot read costs the IP's joins, not a lookup
   // (it says nothing about which rooms exist).
   const onClaimSeat = listenerFor(
@@ -420,20 +421,27 @@ export function attachGateway(deps: GatewayDeps): () => void {
       const read = identity.readSeatLink(req.seat, now());
       if (read === 'invalid') return { ok: false, error: SEAT_LINK_INVALID };
       if (read === 'expired') return { ok: false, error: SEAT_LINK_EXPIRED };
-      const { roomCode, playerId } = read;
-      const view = await rooms.load(roomCode);
-      if (!view?.has(playerId)) return { ok: false, error: SEAT_LINK_GONE };
-      if (view.ended) return { ok: false, error: SEAT_LINK_ENDED };
+      const { roomCode, playerId, linkId } = read;
       // The seat's own phone (the player's own credentials, or this room's seat held by link) opening
-      // it: nothing moves. A phone holding the same player's seat in another game by link is not: it
-      // is any other phone here (its credentials are that other game's only).
+      // it: nothing moves, and the link stays for the phone it was made for. A phone holding the same
+      // player's seat in another game by link is not: it is any other phone here (its credentials are
+      // that other game's only).
       const holder = socket.data.room === undefined || socket.data.room === roomCode;
       const self = playerId === socket.data.playerId && holder;
-      // Made for a player who is the host now (handed the role since): never the host's seat, as the
-      // engine's seatLink rules, or a copy of the link (photographed at the table) would be the host.
-      if (view.hostId === playerId && !self) return { ok: false, error: SEAT_LINK_HOST };
-      if (!self && (await broadcaster.onlinePlayers(roomCode)).has(playerId))
-        return { ok: false, error: SEAT_LINK_IN_USE };
+      if (self) {
+        const view = await rooms.load(roomCode);
+        if (!view?.has(playerId)) return { ok: false, error: MSG.seatLinkGone };
+        if (view.ended) return { ok: false, error: MSG.seatLinkEnded };
+      } else {
+        // Not `run`: that subscribes a sender who is a member, and a phone holding this player's seat
+        // in another game by link is this player (its credentials are for that game only).
+        const command: Command = { type: 'claimSeat', playerId, linkId };
+        const outcome = await rooms.execute(roomCode, socket.data.playerId, `claim:${linkId}`, command, {
+          prepare: withOnline(roomCode),
+        });
+        if (!outcome.ok)
+          return { ok: false, error: outcome.error === ROOM_NOT_FOUND ? MSG.seatLinkGone : outcome.error };
+      }
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
       // The seat's player in that room only (identity.ts): never the player's own credentials, which
       // their browser keeps for every game. The player's own phone opening it keeps what it holds.

@@ -26,7 +26,8 @@ export const MAX_SESSION_MINUTES_PER_REPORT = 24 * 60;
  */
 export const PLAYER_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 /**
- * The longest seat link token (protocol.ts SeatLinkResponse): a room code, a player id, a time in
- * seconds and a 43-character signature, with three dots (at most 5 + 64 + 13 + 43 + 3 = 128).
+ * The longest seat link token (protocol.ts SeatLinkResponse): a room code, a player id, the link's
+ * 11-character id, a time in seconds and a 43-character signature, with four dots (at most
+ * 5 + 64 + 11 + 13 + 43 + 4 = 140).
  */
 export const MAX_SEAT_LINK_LENGTH = 160;

@@ -38,7 +38,10 @@ export type CreateRoomRequest = z.input<typeof createRoomSchema>;
 export type JoinRoomRequest = z.input<typeof joinRoomSchema>;
 export type ResumeRequest = z.input<typeof resumeSchema>;
 export type RoomCommandRequest = z.input<typeof roomCommandSchema>;
-/** A command as a phone sends it: every engine command but seatLink (its own event, below) and no `online`. */
+/**
+ * A command as a phone sends it: every engine command but seatLink and claimSeat (events of their own,
+ * below) and no `online`.
+ */
 export type WireCommand = RoomCommandRequest['command'];
 export type SeatLinkRequest = z.input<typeof seatLinkSchema>;
 export type ClaimSeatRequest = z.input<typeof claimSeatSchema>;
@@ -68,18 +71,10 @@ export function seatOnlyIn(roomCode: string): string {
 export const SEAT_LINK_INVALID = "This link doesn't work. Ask the host for a new one.";
 /** A claim after the link's time ran out. */
 export const SEAT_LINK_EXPIRED = 'This link has expired. Ask the host for a new one.';
-/** A claim for a player who has left the table (or was removed), or a room the server no longer has. */
-export const SEAT_LINK_GONE = 'This seat is no longer at the table.';
 /**
- * A claim for a player who has become the host since the link was made (makeHost, a host leaving): the
- * host's seat never moves by link (the engine's seatLink refuses it), or a copy of the link would be the host.
+ * The other refusals of a claim are the engine's (seat-link.ts claimSeat): a seat gone, the host's, a
+ * game over, a link used or replaced, a seat connected on another phone, a phone already in the game.
  */
-export const SEAT_LINK_HOST = "This link no longer works: that seat is the host's now.";
-/** A claim after the game ended: nothing is at stake any more (the results are the host's to share). */
-export const SEAT_LINK_ENDED = 'This game is over: there is no seat to move. Ask the host for the results.';
-/** A claim while the seat's phone is connected (its old phone came back, or another phone took it first). */
-export const SEAT_LINK_IN_USE =
-  'This seat is connected on another phone. Ask the host for a new link if it is yours.';
 
 /** What every phone in a room receives after each change. Contains nothing secret. */
 export interface RoomSnapshot {

@@ -287,7 +287,7 @@ export const seatLink = {
   title: (name: string) => `Move ${name} to a New Phone`,
   making: 'Making the link...',
   text: (name: string, minutes: number) =>
-    `Open this link on ${name}'s new phone, or scan the code. ${name}'s seat and chips move to it. The link works for ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+    `Open this link on ${name}'s new phone, or scan the code. ${name}'s seat and chips move to it. The link works once, for ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
   qrLabel: (name: string) => `QR code to move ${name} to a new phone`,
   linkLabel: 'Seat link',
   copyLink: 'Copy Link',
@@ -439,6 +439,7 @@ export const log = {
   roomDeleted: 'Room closed',
   hostChanged: (from: string, to: string) => `${from} made ${to} the host`,
   seatLinkMade: (name: string) => `Host made a link to move ${name} to a new phone`,
+  seatMoved: (name: string) => `${name}'s seat moved to a new phone`,
   hostClaimed: (to: string, from: string) => `${to} took over as host (${from} was away)`,
   /** The host's undo, with the undone command's first line ("Undone by the host: Ana raises to $6.00"). */
   undone: (line: string) => `Undone by the host: ${line}`,

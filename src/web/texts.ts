@@ -136,15 +136,16 @@ export const seatLinkOpened = {
   seated: (current: string) =>
     `This link moves a seat to this phone, but this phone already plays in game ${current}. Open the link in a private tab, or leave game ${current} first.`,
   /**
-   * The link of another player's seat at this phone's own table (Cal opens the link the host made for
-   * Bob): leaving the game first, as for a phone in another game, would cost Cal his own seat.
-   */
-  /**
    * The same on a phone that holds its seat there by a link (a friend's, lent): leaving would take that
    * player out of the game; giving the phone back (the leave question's "Give This Phone Back") does not.
    */
   seatedByLink: (current: string) =>
     `This link moves a seat to this phone, but this phone holds a seat in game ${current} by a link. Open the link in a private tab, or give this phone back first (under the leave button).`,
+  /**
+   * The link of another player's seat at this phone's own table (Cal opens the link the host made for
+   * Bob): leaving the game first, as for a phone in another game, would cost Cal his own seat. The
+   * engine refuses such a claim too (seat-link.ts claimSeat), in words of its own.
+   */
   sameGame: (name: string) =>
     `This link moves ${name}'s seat to ${name}'s new phone. This phone already plays in this game: give the link to ${name}.`,
 };

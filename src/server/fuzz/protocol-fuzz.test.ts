@@ -405,9 +405,10 @@ class Fuzz {
       return { event: 'seatLink', args: [this.mutate(payload)], withAck };
     }
     if (r < 0.52) {
-      // Forged seat links: a room code and player id the fuzzer knows, a signature it cannot make.
+      // Forged seat links: a room code and player id the fuzzer knows, a link id and a time of the
+      // right shape, a signature it cannot make.
       const seat = this.chance(0.7)
-        ? `${String(this.roomCode())}.${String(this.pick(this.ids))}.${this.int(4_000_000_000)}.${'A'.repeat(43)}`
+        ? `${String(this.roomCode())}.${String(this.pick(this.ids))}.${'A'.repeat(11)}.${this.int(4_000_000_000)}.${'A'.repeat(43)}`
         : this.text();
       return { event: 'claimSeat', args: [this.mutate({ seat })], withAck };
     }

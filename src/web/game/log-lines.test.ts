@@ -92,6 +92,15 @@ describe('describeEvent: lines the other suites do not show', () => {
     expect(describeEvent(blind(false))).toBe('Bob posts big blind $1.50');
   });
 
+  it('a seat link made, and used', () => {
+    expect(describeEvent({ type: 'seatLinkMade', playerId: 'bob', name: 'Bob' })).toBe(
+      'Host made a link to move Bob to a new phone',
+    );
+    expect(describeEvent({ type: 'seatMoved', playerId: 'bob', name: 'Bob' })).toBe(
+      "Bob's seat moved to a new phone",
+    );
+  });
+
   it("the showdown's line is the engine's message", () => {
     expect(
       describeEvent({ type: 'showdown', playersRemaining: 2, message: 'Showdown: 2 players remain' }),

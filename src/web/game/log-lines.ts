@@ -92,6 +92,8 @@ export function describeEvent(event: GameEvent, log: readonly LoggedEvent[] = []
       return (e.away ? t.sitsOut(e.name) : t.back(e.name)) + (e.byHost ? t.byHost : '');
     case 'seatLinkMade':
       return t.seatLinkMade(e.name);
+    case 'seatMoved':
+      return t.seatMoved(e.name);
     case 'hostChanged':
       return e.claimed ? t.hostClaimed(e.name, e.fromName) : t.hostChanged(e.fromName, e.name);
     case 'undone': {

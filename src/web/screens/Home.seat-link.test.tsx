@@ -27,7 +27,7 @@ afterEach(() => {
 });
 
 /** Ben's seat in game ABCDE (room code, player id, expiry, signature). */
-const BENS_SEAT = 'ABCDE.ben.1790000000.c2lnbmF0dXJl';
+const BENS_SEAT = 'ABCDE.ben.bGlua2lkMDAx.1790000000.c2lnbmF0dXJl';
 const claimed: Ack<SeatClaim> = {
   ok: true,
   data: { roomCode: 'ABCDE', credentials: { playerId: 'ben', token: 't' } },

@@ -66,7 +66,7 @@ describe('Table: the host moves a seat to a new phone', () => {
     expect(within(dialog).queryByRole('button', { name: 'Copy Link' })).toBeNull();
     await answer(made);
     expect(within(dialog).getByRole('status').textContent).toBe(
-      "Open this link on Ben's new phone, or scan the code. Ben's seat and chips move to it. The link works for 15 minutes.",
+      "Open this link on Ben's new phone, or scan the code. Ben's seat and chips move to it. The link works once, for 15 minutes.",
     );
     const link = dialog.querySelector('.join-link')!.textContent!;
     expect(link).toContain(`/?seat=${SEAT}`);
@@ -156,7 +156,7 @@ describe('Table: the host moves a seat to a new phone', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
     const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
     await answer({ ok: true, data: { seat: SEAT, expiresInMs: 60_000 } });
-    expect(within(dialog).getByRole('status').textContent).toContain('The link works for 1 minute.');
+    expect(within(dialog).getByRole('status').textContent).toContain('The link works once, for 1 minute.');
     act(() => vi.advanceTimersByTime(59_000));
     expect(dialog.querySelector('.join-link')).not.toBeNull();
     act(() => vi.advanceTimersByTime(1_000));

@@ -36,7 +36,7 @@ export function useSeatLinkParam(api: RoomApi, preload: () => void): SeatLinkPar
   // resumed first: it may turn out gone). A phone in a game still on keeps its seat and says so, as a
   // join link to another game does: taking Bob's seat would leave its own player's seat behind,
   // offline; unless the link names this phone's own seat, which it then is already. The link's first
-  // two parts are its room and player ("ABCDE.<playerId>.<expiry>.<signature>"), read here only to
+  // two parts are its room and player ("ABCDE.<playerId>.<linkId>.<expiry>.<signature>"), read here only to
   // compare; the server checks the rest. Claimed once a link (a ref: StrictMode runs effects twice),
   // and the link goes from the address once answered, without a history entry.
   const seatToken = params.get('seat');
