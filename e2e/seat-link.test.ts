@@ -4,7 +4,8 @@
  * lobby's defaults). Hand 1: Ann deals and calls; Bob (small blind) is to act when his phone dies (its
  * page gone). Ann's phone offers "Move Bob to a New Phone" on Bob's seat; its link, opened on Dee's
  * phone (a browser of its own, as a friend's private tab is), makes that phone Bob: his seat, his
- * $49.00, his turn. He calls from there, and every phone sees it. Cal's log says a link was made.
+ * $49.00, his turn. He calls from there, and every phone sees it. Cal's log says a link was made, and
+ * that the seat moved; the same link opened on a third phone then takes nothing (it works once).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -61,6 +62,14 @@ describe('moving a seat to a new phone', () => {
     await button(box, 'Done').click();
     await expectContains(seat(ann.page, 'Bob'), ['online']);
     await expectHidden(button(ann.page, 'Move Bob to a New Phone'));
+    await expectVisible(cal.page.locator('.hand-log li', { hasText: "Bob's seat moved to a new phone" }));
+    // The link works once: a photo of its QR code, opened on another phone, takes nothing.
+    const eve = await chipless.openPhone('Eve');
+    await eve.page.goto(link);
+    await expectVisible(
+      eve.page.getByText('This link has already been used. Ask the host for a new one if the seat is yours.'),
+    );
+    await expectVisible(button(eve.page, 'Start a Game'));
 
     // Bob calls from Dee's phone; every phone sees it, and a reload keeps him Bob.
     await act(dee, 'Call $1.00');
