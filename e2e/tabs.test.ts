@@ -103,7 +103,7 @@ describe('one phone, several rooms and tabs', () => {
   it('a join link to another room while seated: the seat stays, the phone says why, and leaving opens the join form', async () => {
     await dan.page.goto(`/?join=${codeE}`);
     await expectVisible(lobbyHeading(dan.page));
-    const line = dan.page.getByRole('status', { name: 'Join link' });
+    const line = dan.page.getByRole('region', { name: 'Join link' });
     await expectContains(line, [`This link is for game ${codeE}. Leave game ${codeA} first to join it.`]);
     await expectContains(playerRow(dan.page, 'Dan'), ['(You)']);
     await button(dan.page, 'Leave room').click();

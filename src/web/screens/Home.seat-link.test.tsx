@@ -92,7 +92,7 @@ describe('Home: a seat link on a phone that sits in no game', () => {
     await act(async () => setApi({ resuming: false, snapshot: snapshot(lobby(['Ana', 'Ben'])) }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Game Lobby' })).toBeTruthy();
     expect(claimSeat).toHaveBeenCalledTimes(1);
-    expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Seat link' })).toBeNull();
   });
 
   it("a refusal: the link goes, and the landing says the server's reason until dismissed", async () => {
@@ -157,11 +157,11 @@ describe("Home: a seat link refused on the last game's results", () => {
     await act(async () => show(`/?seat=${BENS_SEAT}`, { playerId: 'zed', snapshot: ended, claimSeat }));
     expect(claimSeat).toHaveBeenCalledTimes(1);
     expect(shownParams).toBe('');
-    const notice = await screen.findByRole('status', { name: 'Seat link' });
+    const notice = await screen.findByRole('region', { name: 'Seat link' });
     expect(notice.textContent).toContain('This seat is no longer at the table.');
     expect(screen.getByRole('button', { name: 'Back to Home' })).toBeTruthy();
     fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
-    expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Seat link' })).toBeNull();
   });
 });
 
@@ -177,14 +177,14 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     const elsewhere = BENS_SEAT.replace('ABCDE', 'FGHJK');
     await act(async () => show(`/?seat=${elsewhere}`, { ...seatedIn('zed'), claimSeat }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Game Lobby' })).toBeTruthy();
-    const notice = screen.getByRole('status', { name: 'Seat link' });
+    const notice = screen.getByRole('region', { name: 'Seat link' });
     expect(notice.textContent).toContain(
       'This link moves a seat to this phone, but this phone already plays in game ABCDE. Open the link in a private tab, or leave game ABCDE first.',
     );
     expect(claimSeat).not.toHaveBeenCalled();
     expect(shownParams).toBe(`seat=${elsewhere}`);
     fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
-    expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Seat link' })).toBeNull();
     expect(shownParams).toBe('');
     expect(claimSeat).not.toHaveBeenCalled();
   });
@@ -193,7 +193,7 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     const claimSeat = vi.fn(async (_seat: string) => claimed);
     const elsewhere = BENS_SEAT.replace('ABCDE', 'FGHJK');
     await act(async () => show(`/?seat=${elsewhere}`, { ...seatedIn('zed'), seatRoom: 'ABCDE', claimSeat }));
-    expect(screen.getByRole('status', { name: 'Seat link' }).textContent).toContain(
+    expect(screen.getByRole('region', { name: 'Seat link' }).textContent).toContain(
       'This link moves a seat to this phone, but this phone holds a seat in game ABCDE by a link. Open the link in a private tab, or give this phone back first (under the leave button).',
     );
     expect(claimSeat).not.toHaveBeenCalled();
@@ -212,7 +212,7 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     await act(async () => show(`/?seat=${BENS_SEAT}`, { ...seatedIn('ben'), claimSeat }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Game Lobby' })).toBeTruthy();
     expect(shownParams).toBe('');
-    expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Seat link' })).toBeNull();
     expect(claimSeat).not.toHaveBeenCalled();
   });
 
@@ -221,7 +221,7 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     // a phone in another game) would cost Cal his own seat, and the link is for Ben's new phone anyway.
     const claimSeat = vi.fn(async (_seat: string) => claimed);
     await act(async () => show(`/?seat=${BENS_SEAT}`, { ...seatedIn('zed'), claimSeat }));
-    const notice = screen.getByRole('status', { name: 'Seat link' });
+    const notice = screen.getByRole('region', { name: 'Seat link' });
     expect(notice.textContent).toContain(
       "This link moves Ben's seat to Ben's new phone. This phone already plays in this game: give the link to Ben.",
     );
@@ -254,7 +254,7 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     expect(leave).toHaveBeenCalledTimes(1);
     expect(claimSeat).toHaveBeenCalledTimes(1);
     expect(claimSeat).toHaveBeenCalledWith(BENS_SEAT);
-    expect(screen.queryByRole('status', { name: 'Seat link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Seat link' })).toBeNull();
   });
 
   it('a request to join another game stays: the notice, no leave', async () => {
@@ -270,7 +270,7 @@ describe('Home: a seat link on a phone that plays in a game', () => {
         connection: 'online',
       }),
     );
-    expect(screen.getByRole('status', { name: 'Seat link' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Seat link' })).toBeTruthy();
     expect(leave).not.toHaveBeenCalled();
     expect(claimSeat).not.toHaveBeenCalled();
   });
@@ -280,7 +280,7 @@ describe('Home: a seat link on a phone that plays in a game', () => {
     await act(async () =>
       show(`/?seat=${BENS_SEAT.replace('ABCDE', 'FGHJK')}`, { ...seatedIn('ben'), claimSeat }),
     );
-    expect(screen.getByRole('status', { name: 'Seat link' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Seat link' })).toBeTruthy();
     expect(claimSeat).not.toHaveBeenCalled();
   });
 });

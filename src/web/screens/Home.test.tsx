@@ -82,8 +82,10 @@ describe('Home: a join link to another room while seated in one', () => {
       ),
     );
     await screen.findByRole('heading', { level: 1, name: 'Game Lobby' });
-    const line = screen.getByRole('status', { name: 'Join link' });
+    const line = screen.getByRole('region', { name: 'Join link' });
     expect(line.textContent).toContain('This link is for game NEWCO. Leave game ABCDE first to join it.');
+    // Not a live region: the announcer says it, once (announcer.ts).
+    expect(line.closest('[role="status"], [aria-live]')).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave room' })));
     const dialog = screen.getByRole('dialog', { name: 'Join a Game' });
     expect((within(dialog).getByLabelText('Room Code') as HTMLInputElement).value).toBe('NEWCO');
@@ -96,9 +98,9 @@ describe('Home: a join link to another room while seated in one', () => {
         <Seated initial={seated} />
       </MemoryRouter>,
     );
-    const line = screen.getByRole('status', { name: 'Join link' });
+    const line = screen.getByRole('region', { name: 'Join link' });
     await act(async () => fireEvent.click(within(line).getByRole('button', { name: 'Dismiss' })));
-    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Join link' })).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Leave room' })));
     expect(screen.queryByRole('dialog', { name: 'Join a Game' })).toBeNull();
     unmount();
@@ -107,7 +109,7 @@ describe('Home: a join link to another room while seated in one', () => {
         <Seated initial={seated} />
       </MemoryRouter>,
     );
-    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Join link' })).toBeNull();
   });
 
   it('a screen reader hears the notice as it shows; Dismiss leaves focus on the screen, not the page', async () => {
@@ -126,12 +128,12 @@ describe('Home: a join link to another room while seated in one', () => {
         'This link is for game NEWCO. Leave game ABCDE first to join it.',
       ),
     );
-    const dismiss = within(screen.getByRole('status', { name: 'Join link' })).getByRole('button', {
+    const dismiss = within(screen.getByRole('region', { name: 'Join link' })).getByRole('button', {
       name: 'Dismiss',
     });
     dismiss.focus();
     await act(async () => fireEvent.click(dismiss));
-    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Join link' })).toBeNull();
     expect(document.activeElement).toBe(heading);
   });
 
@@ -146,7 +148,7 @@ describe('Home: a join link to another room while seated in one', () => {
       ),
     );
     await screen.findByRole('heading', { level: 1, name: 'Game Lobby' });
-    expect(screen.queryByRole('status', { name: 'Join link' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Join link' })).toBeNull();
     expect(shownParams).toBe('');
   });
 
@@ -156,7 +158,7 @@ describe('Home: a join link to another room while seated in one', () => {
         <Harness initial={ended} />
       </MemoryRouter>,
     );
-    const line = screen.getByRole('status', { name: 'Join link' });
+    const line = screen.getByRole('region', { name: 'Join link' });
     expect(line.textContent).toContain('This link is for game NEWCO. Tap Back to Home to join it.');
   });
 });
