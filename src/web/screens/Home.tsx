@@ -87,18 +87,18 @@ const loadingScreen = waitingScreen(common.loadingRoom);
 
 /**
  * A link's notice above the screen (a join or seat link this phone cannot follow now), with Dismiss. A
- * named region, not a live one: the announcer says it as it shows (useAnnounced: a live region created
- * with its text is often not read), and a `status` here too was read twice by screen readers that do
- * read such a region (the session-39 review).
+ * named region (a labelled section), not a live one: the announcer says it as it shows (useAnnounced:
+ * a live region created with its text is often not read), and a `status` here too was read twice by
+ * screen readers that do read such a region (the session-39 review).
  */
 function LinkNotice({ label, text, onDismiss }: { label: string; text: string; onDismiss: () => void }) {
   return (
-    <div className="notice link-notice" role="region" aria-label={label}>
+    <section className="notice link-notice" aria-label={label}>
       <p>{text}</p>
       <button type="button" className="button ghost small" onClick={onDismiss}>
         {common.dismiss}
       </button>
-    </div>
+    </section>
   );
 }
 
