@@ -336,6 +336,55 @@ describe('moving a seat to a new phone', () => {
     expect((await server.store.load(code))!.version).toBe(version);
   });
 
+  it("a phone's own command under the claim's id (claim:<linkId>) is no pass: the engine still rules its claim", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben] = phones as [TestClient, TestClient, TestClient];
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    // A photo of the QR code: the link's id is in its text. The photo's phone asks to join the game
+    // under the id the server gives the claim, so the room remembers (its player, claim:<linkId>).
+    const photo = await connect();
+    const linkId = seat.split('.')[2]!;
+    const claimId = `claim:${linkId}`;
+    const asked = await emitWithAck(photo.socket, 'joinRoom', {
+      commandId: claimId,
+      roomCode: code,
+      name: 'Eve',
+      startingChips: 5_000,
+    });
+    // Ben's new phone uses the link first: it is spent.
+    okData(await claimSeat(await connect(), seat));
+    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    // Nor, once Ben is the host, does it take the host's seat.
+    const bensOwn = await connect(ben.token);
+    okData(await bensOwn.resume(code));
+    okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
+    await away(bensOwn, ana);
+    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: expect.any(String) });
+    // No phone may send an id of that kind, on any event.
+    expect(asked).toEqual({ ok: false, error: 'Invalid request' });
+    expect(
+      await emitWithAck(photo.socket, 'command', {
+        commandId: claimId,
+        roomCode: code,
+        command: { type: 'leave' },
+      }),
+    ).toEqual({
+      ok: false,
+      error: 'Invalid request',
+    });
+    expect(
+      await emitWithAck(photo.socket, 'createRoom', {
+        commandId: claimId,
+        name: 'Eve',
+        startingChips: 5_000,
+      }),
+    ).toEqual({
+      ok: false,
+      error: 'Invalid request',
+    });
+  });
+
   it("a newer link replaces the host's earlier one", async () => {
     const { code, phones } = await startedTable(['Ana', 'Ben']);
     const [ana, ben] = phones as [TestClient, TestClient];

@@ -26,6 +26,7 @@ import {
   TOO_MANY_REQUESTS,
 } from '../shared/protocol';
 import {
+  CLAIM_COMMAND_ID_PREFIX,
   claimSeatSchema,
   createRoomSchema,
   joinRoomSchema,
@@ -436,7 +437,9 @@ export function attachGateway(deps: GatewayDeps): () => void {
         // Not `run`: that subscribes a sender who is a member, and a phone holding this player's seat
         // in another game by link is this player (its credentials are for that game only).
         const command: Command = { type: 'claimSeat', playerId, linkId };
-        const outcome = await rooms.execute(roomCode, socket.data.playerId, `claim:${linkId}`, command, {
+        // An id no phone may send (schemas.ts): a phone's own command under it would be this claim's retry.
+        const claimId = `${CLAIM_COMMAND_ID_PREFIX}${linkId}`;
+        const outcome = await rooms.execute(roomCode, socket.data.playerId, claimId, command, {
           prepare: withOnline(roomCode),
         });
         if (!outcome.ok)
