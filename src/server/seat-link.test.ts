@@ -189,6 +189,10 @@ describe('moving a seat to a new phone', () => {
       ok: false,
       error: 'Invalid request',
     });
+    // Nor a claim: only the claimSeat event reads a signed link, whose id the engine then rules.
+    expect(
+      await cal.command(code, { type: 'claimSeat', playerId: ben.playerId, linkId: 'AAAAAAAAAAA' }),
+    ).toEqual({ ok: false, error: 'Invalid request' });
     expect(
       await emitWithAck(ana.socket, 'seatLink', {
         commandId: 'x',
