@@ -67,7 +67,9 @@ describe('moving a seat to a new phone', () => {
     const eve = await chipless.openPhone('Eve');
     await eve.page.goto(link);
     await expectVisible(
-      eve.page.getByText('This link has already been used. Ask the host for a new one if the seat is yours.'),
+      eve.page.getByText(
+        'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
+      ),
     );
     await expectVisible(button(eve.page, 'Start a Game'));
 

@@ -14,7 +14,7 @@ import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
 import { tableActivity } from './room';
-import { claimSeat, seatLink } from './seat-link';
+import { claimSeat, seatBack, seatLink } from './seat-link';
 import { arrangeSeats, sitOut } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
@@ -69,17 +69,20 @@ function dispatch(d: Draft, actorId: string, command: Command): Outcome | typeof
       return seatLink(d, actorId, command.playerId, command.linkId, command.online);
     case 'claimSeat':
       return claimSeat(d, actorId, command.playerId, command.linkId, command.online);
+    case 'seatBack':
+      return seatBack(d, actorId);
     default:
       return unknownCommand(command);
   }
 }
 
 /**
- * Whether `command` is a stranger's own business: asking to join, or leaving while still waiting for
- * approval. It changes the room (lastActivity) but nothing at the table (tableActivity).
+ * Whether `command` is no move at the table: a stranger's own business (asking to join, or leaving
+ * while still waiting for approval), or a phone coming back (seatBack). It changes the room
+ * (lastActivity) but not the table's last move (tableActivity), which the take-over waits count from.
  */
-function byStranger(room: Room, actorId: string, command: Command): boolean {
-  if (command.type === 'join') return true;
+function offTable(room: Room, actorId: string, command: Command): boolean {
+  if (command.type === 'join' || command.type === 'seatBack') return true;
   if (command.type !== 'leave') return false;
   const p = playerById(room.players, actorId);
   return p !== undefined && !p.isApproved;
@@ -105,7 +108,7 @@ export function applyCommand(room: Room, actorId: string, command: Command, now:
   autoEnd(d);
   const out = d.room;
   out.lastActivity = now;
-  out.tableActivity = byStranger(room, actorId, command) ? tableActivity(room) : now;
+  out.tableActivity = offTable(room, actorId, command) ? tableActivity(room) : now;
   const undoPoint = nextUndoPoint(d, room, actorId, command);
   // Rooms that never had an undo point (stored before undo existed, or only a lobby so far) keep no key.
   if (undoPoint !== null || out.undo != null) out.undo = undoPoint;

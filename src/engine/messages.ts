@@ -78,7 +78,8 @@ export const MSG = {
   seatLinkGone: 'This seat is no longer at the table.',
   seatLinkHost: "This link no longer works: that seat is the host's now.",
   seatLinkEnded: 'This game is over: there is no seat to move. Ask the host for the results.',
-  seatLinkUsed: 'This link has already been used. Ask the host for a new one if the seat is yours.',
+  seatLinkUsed:
+    'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
   seatLinkReplaced: 'The host has made a newer link for this seat. Ask the host for it.',
   seatLinkInUse: 'This seat is connected on another phone. Ask the host for a new link if it is yours.',
   claimHostNotPlaying: 'Taking over as host is only possible during a game',

@@ -66,7 +66,9 @@ type Intent =
    * seat that has a link, if any, else any id; `link` 0–2 that seat's current link, 3 another id (used,
    * replaced or never made).
    */
-  | { kind: 'claimSeat'; who: number; target: number; link: number; presence: number };
+  | { kind: 'claimSeat'; who: number; target: number; link: number; presence: number }
+  /** A phone of player `who` is back (the server's seatBack): below 9 a seat with a link, if any. */
+  | { kind: 'seatBack'; who: number };
 
 const who = fc.oneof(fc.constant('turn' as const), fc.nat(12));
 const intent: fc.Arbitrary<Intent> = fc.oneof(
@@ -221,6 +223,7 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
       presence: fc.nat(2),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('seatBack' as const), who: fc.nat(12) }) },
 );
 
 const setup = fc.record({
@@ -404,6 +407,14 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       if (it.presence > 0) command.online = connected(room, it.presence === 2 ? target : null);
       return { actor: it.who < 2 ? `new-phone-${it.who}` : pickId(room, it.who - 2), command };
     }
+    case 'seatBack': {
+      const linked = Object.values(room.players).filter((p) => p.seatLink !== undefined);
+      const actor =
+        it.who < 9 && linked.length > 0
+          ? (linked[it.who % linked.length]?.id as string)
+          : pickId(room, it.who);
+      return { actor, command: { type: 'seatBack' } };
+    }
   }
 }
 
@@ -448,7 +459,8 @@ function nextMark(
     command.type === 'updateSettings' ||
     command.type === 'sitOut' ||
     command.type === 'seatLink' ||
-    command.type === 'claimSeat'
+    command.type === 'claimSeat' ||
+    command.type === 'seatBack'
   )
     return mark;
   if (command.type === 'undo') return mark?.prev ?? null;
@@ -695,9 +707,11 @@ describe('engine properties', () => {
           if (it.kind === 'claimHost' || it.kind === 'actFor')
             now = Math.max(now, tableActivity(room) + it.wait);
           const before = JSON.stringify(room);
-          // A stranger's own commands (a join; a leave while waiting) are no activity at the table.
+          // A stranger's own commands (a join; a leave while waiting) and a phone coming back (seatBack)
+          // are no activity at the table.
           const stranger =
             command.type === 'join' ||
+            command.type === 'seatBack' ||
             (command.type === 'leave' &&
               Object.hasOwn(room.players, actor) &&
               !room.players[actor]?.isApproved);

@@ -41,7 +41,7 @@ function checkOnlySeatLink(
   after: Room,
   playerId: string,
   linkId: string | undefined,
-  type: 'seatLinkMade' | 'seatMoved',
+  type: 'seatLinkMade' | 'seatMoved' | 'seatLinkVoid',
 ): void {
   const { seatLink: _was, ...seat } = before.players[playerId] as Player;
   const players = {
@@ -567,6 +567,19 @@ export function checkTransition(
       check(res.ok === okWant, `claimSeat: ok ${res.ok}, model ${okWant}`);
       if (!okWant || !after || !target) return;
       checkOnlySeatLink(before, after, target.id, undefined, 'seatMoved');
+      return;
+    }
+    case 'seatBack': {
+      // A phone of the actor's is back: their unused link goes, with one log line; anything else
+      // (no link, not in the room, a game over) is the room as it was.
+      check(res.ok, 'seatBack refused');
+      const me = own(before, actor);
+      if (me?.seatLink === undefined || before.status === 'ENDED') {
+        check(res.room === before && res.events.length === 0, 'seatBack changed a room with no link to void');
+        return;
+      }
+      check(after !== null, 'seatBack deleted the room');
+      checkOnlySeatLink(before, after, actor, undefined, 'seatLinkVoid');
       return;
     }
     case 'claimHost': {

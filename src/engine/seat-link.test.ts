@@ -103,7 +103,7 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
     expect(refuse(moved, 'other-phone', claim('p1'))).toBe(MSG.seatLinkUsed);
     expect(refuse(moved, 'phone', claim('p1'))).toBe(MSG.seatLinkUsed);
     expect(MSG.seatLinkUsed).toBe(
-      'This link has already been used. Ask the host for a new one if the seat is yours.',
+      'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
     );
   });
 
@@ -179,5 +179,37 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
       ['seatMoved', false],
       ['undone', false],
     ]);
+  });
+});
+
+describe("seatBack: a phone of the player's is back, so their unused link goes", () => {
+  const linked = () =>
+    run(play(started([10_000, 10_000, 10_000]), ['p0', 'CALL']), 'p0', seatLink('p1', ['p0']));
+
+  it('voids the link, logs it, and moves nothing at the table, not even its last move', () => {
+    const room = linked();
+    const { room: out, events } = runWithEvents(room, 'p1', { type: 'seatBack' }, 9_000);
+    expect(events).toEqual([{ type: 'seatLinkVoid', playerId: 'p1', name: 'P1' }]);
+    const { seatLink: _void, ...p1 } = room.players.p1!;
+    expect(out!.players).toEqual({ ...room.players, p1 });
+    expect(out!.gameState).toEqual(room.gameState);
+    expect(out!.undo).toEqual(room.undo);
+    expect(out!.tableActivity).toBe(room.tableActivity);
+    expect(out!.lastActivity).toBe(9_000);
+    expect(refuse(out!, 'phone', claim('p1'))).toBe(MSG.seatLinkUsed);
+    expect(MSG.seatLinkUsed).toBe(
+      'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
+    );
+  });
+
+  it('changes nothing for a seat without a link, a stranger, or a game over', () => {
+    const room = linked();
+    for (const actor of ['p2', 'p0', 'nobody', 'constructor']) {
+      const { room: out, events } = runWithEvents(room, actor, { type: 'seatBack' });
+      expect(events).toEqual([]);
+      expect(out).toBe(room);
+    }
+    const ended = run(room, 'p0', { type: 'endGame' });
+    expect(runWithEvents(ended, 'p1', { type: 'seatBack' }).room).toBe(ended);
   });
 });

@@ -21,8 +21,9 @@
  *
  * claimSeat: a new phone opens the link. The server has checked the link's signature and time; the
  * engine rules the seat, in the room's turn, so two phones opening one link at once cannot both take it:
- * - The link works once: the first phone to use it clears the player's `seatLink` ("This link has
- *   already been used"), and a newer link made since replaces it ("The host has made a newer link").
+ * - The link works once: the first phone to use it clears the player's `seatLink` ("This link no
+ *   longer works: the seat has a phone again", as once void: seatBack), and a newer link made since
+ *   replaces it ("The host has made a newer link").
  *   Until session 41 a link worked for all of its 15 minutes: a photo of the QR code taken at the table
  *   could take Bob's seat, chips and turn, whenever Bob's new phone slept.
  * - Not for a seat gone (left, removed), a game over, a seat that is the host's now (a copy of a link
@@ -34,9 +35,16 @@
  * - The seat's own phone opening its link moves nothing and never gets here (socket-gateway.ts).
  * It logs "Bob's seat moved to a new phone" for the table, changes nothing at the table but the link,
  * and keeps the undo point.
+ *
+ * seatBack: a phone of the player's resumed the room (the server says so): the seat has a phone again,
+ * so its unused link goes ("Bob's phone is back: the link to move Bob no longer works"). Without it a
+ * link outlived its need: Bob's own phone back, a photo of the QR code took the seat whenever that phone
+ * slept in the link's 15 minutes (session 41's review). Nothing else changes, not even the table's
+ * last move (a phone coming back is no move at the table), and it keeps the undo point. A game over
+ * changes no more.
  */
 import { type Draft, edit, emit, playerById } from './draft';
-import type { Outcome } from './lobby';
+import { type Outcome, UNCHANGED } from './lobby';
 import { MSG, seatLinkSameTable, seatLinkStillHere } from './messages';
 
 /** seatLink (above): the host (`actorId`) asks for a link moving `playerId`'s seat to a new phone. */
@@ -79,5 +87,14 @@ export function claimSeat(
   if (online?.includes(playerId)) return MSG.seatLinkInUse;
   delete edit(d, playerId).seatLink;
   emit(d, { type: 'seatMoved', playerId, name: player.name });
+  return null;
+}
+
+/** seatBack (above): a phone of `actorId`'s is back; their unused seat link goes. */
+export function seatBack(d: Draft, actorId: string): Outcome | typeof UNCHANGED {
+  const player = playerById(d.players, actorId);
+  if (player?.seatLink === undefined || d.room.status === 'ENDED') return UNCHANGED;
+  delete edit(d, actorId).seatLink;
+  emit(d, { type: 'seatLinkVoid', playerId: actorId, name: player.name });
   return null;
 }

@@ -275,7 +275,12 @@ export type Command =
    * A new phone takes `playerId`'s seat with the link `linkId` (seat-link.ts claimSeat); the actor is
    * that phone's own player id. Server-made, as seatLink. `online` as for actFor.
    */
-  | { type: 'claimSeat'; playerId: string; linkId: string; online?: readonly string[] };
+  | { type: 'claimSeat'; playerId: string; linkId: string; online?: readonly string[] }
+  /**
+   * A phone of the actor's is back at the table (the server, when it resumes the room): an unused seat
+   * link of theirs goes (seat-link.ts seatBack). Server-made, as seatLink.
+   */
+  | { type: 'seatBack' };
 
 /** What happened. Amounts in cents. Names are copied in so a log line survives the player leaving. */
 export type GameEvent =
@@ -330,6 +335,8 @@ export type GameEvent =
   | { type: 'seatLinkMade'; playerId: string; name: string }
   /** A new phone took the player's seat with the host's link (seat-link.ts claimSeat). */
   | { type: 'seatMoved'; playerId: string; name: string }
+  /** The player's phone came back before anyone used their seat link, which no longer works (seat-link.ts seatBack). */
+  | { type: 'seatLinkVoid'; playerId: string; name: string }
   /** The host role handed from `fromId` to `playerId` (host.ts makeHost). */
   | {
       type: 'hostChanged';

@@ -58,6 +58,7 @@ const KEEPS_UNDO: Partial<Record<Command['type'], GameEvent['type']>> = {
   remove: 'playerRemoved',
   seatLink: 'seatLinkMade',
   claimSeat: 'seatMoved',
+  seatBack: 'seatLinkVoid',
 };
 const KEPT_EVENTS: ReadonlySet<GameEvent['type']> = new Set(Object.values(KEEPS_UNDO));
 

@@ -89,6 +89,7 @@ export function countersForEvents(events: GameEvent[], byHost: boolean, now: num
       case 'sitOutChanged':
       case 'seatLinkMade':
       case 'seatMoved':
+      case 'seatLinkVoid':
         break;
       default: {
         const unknown: never = event;

@@ -38,6 +38,11 @@ export interface RoomView {
    */
   departed(playerId: string): boolean;
   /**
+   * Whether `playerId`'s seat has a seat link no phone has used (the engine's Player.seatLink): their
+   * phone resuming then voids it (socket-gateway.ts subscribe). Asked of a view loaded whole.
+   */
+  linked(playerId: string): boolean;
+  /**
    * The table's last move (the engine's tableActivity, by the server's clock): what the take-over and
    * act-for waits count from. A subscription's acknowledgement says how long ago it was (withIdle).
    */
@@ -132,6 +137,9 @@ class RecordView implements RoomView {
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);
+  }
+  linked(playerId: string): boolean {
+    return isInRoom(this.record.room, playerId) && this.record.room.players[playerId]?.seatLink !== undefined;
   }
   get activity(): number {
     return tableActivity(this.record.room);

@@ -33,7 +33,7 @@ async function tableWithBenAway(
   const benId = ben.playerId;
   ben.close();
   await ana.waitFor(() => ana.latest?.presence[benId] === false, 5000, 'Ben away');
-  return { ana, benId, code };
+  return { ana, benId, benToken: ben.token, code };
 }
 
 describe('a seat link with the rooms on the room thread', () => {
@@ -71,6 +71,19 @@ describe('a seat link with the rooms on the room thread', () => {
     await ana.waitFor(() => ana.latest?.presence[benId] === true, 5000, 'Ben back');
     // With Ben's seat connected, a newer link is refused; the spent one stays spent.
     expect((await seatLink(ana, code, benId)).ok).toBe(false);
+    expect(await claimSeat(await phone(s), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+  });
+
+  it("Ben's phone back voids his unused link (the thread's view says which seats have one)", async () => {
+    server ??= await startServer({ roomThread: true });
+    const s = server;
+    const { ana, benId, benToken, code } = await tableWithBenAway(phone, s, s);
+    const { seat } = okData(await seatLink(ana, code, benId));
+    const back = await phone(s, benToken);
+    okData(await back.resume(code));
+    await ana.waitFor(() => ana.latest?.room.log.at(-1)?.type === 'seatLinkVoid', 5000, 'link voided');
+    back.close();
+    await ana.waitFor(() => ana.latest?.presence[benId] === false, 5000, 'Ben away again');
     expect(await claimSeat(await phone(s), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
   });
 });

@@ -193,6 +193,8 @@ describe('moving a seat to a new phone', () => {
     expect(
       await cal.command(code, { type: 'claimSeat', playerId: ben.playerId, linkId: 'AAAAAAAAAAA' }),
     ).toEqual({ ok: false, error: 'Invalid request' });
+    // Nor a seat's phone being back: the server says so, when it resumes the room.
+    expect(await ana.command(code, { type: 'seatBack' })).toEqual({ ok: false, error: 'Invalid request' });
     expect(
       await emitWithAck(ana.socket, 'seatLink', {
         commandId: 'x',
@@ -249,13 +251,16 @@ describe('moving a seat to a new phone', () => {
     okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
     const phone = await connect();
     expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: MSG.seatLinkHost });
-    // The role back with Ana: Ben's link moves his seat again.
+    // Ben's own phone back (which voids his link: seatBack) hands the role back to Ana; then away
+    // again, a new link moves his seat.
     const bensOwn = await connect(ben.token);
     okData(await bensOwn.resume(code));
     okData(await bensOwn.command(code, { type: 'makeHost', playerId: ana.playerId }));
     bensOwn.close();
     await ana.waitFor(() => ana.latest?.presence[ben.playerId] === false, 5000, 'Ben away again');
-    expect(okData(await claimSeat(phone, seat)).credentials.playerId).toBe(ben.playerId);
+    expect(await claimSeat(phone, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    const fresh = okData(await seatLink(ana, code, ben.playerId)).seat;
+    expect(okData(await claimSeat(phone, fresh)).credentials.playerId).toBe(ben.playerId);
   });
 
   it('a claim is refused for a forged, altered, expired or foreign link, a seat gone from the table and a finished game', async () => {
@@ -429,9 +434,42 @@ describe('moving a seat to a new phone', () => {
     // A phone holding the seat by link, opening it again, keeps its room-scoped credentials.
     back.close();
     await ana.waitFor(() => ana.latest?.presence[ben.playerId] === false, 5000, 'Ben away');
-    const scoped = okData(await claimSeat(await connect(), seat)).credentials;
+    const again = okData(await seatLink(ana, code, ben.playerId)).seat;
+    const scoped = okData(await claimSeat(await connect(), again)).credentials;
     const phone = await connect(scoped.token);
-    expect(okData(await claimSeat(phone, seat)).credentials).toEqual(scoped);
+    expect(okData(await claimSeat(phone, again)).credentials).toEqual(scoped);
+  });
+
+  it("Ben's own phone back voids his unused link: a photo of its QR code takes nothing once that phone sleeps", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    const token = ben.token;
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    const before = (await server.store.load(code))!.room;
+    // Ben found a charger: his phone resumes the room.
+    const back = await connect(token);
+    okData(await back.resume(code));
+    await cal.waitFor(() => cal.latest?.room.log.at(-1)?.type === 'seatLinkVoid', 5000, 'link voided');
+    expect(cal.latest!.room.log.at(-1)).toMatchObject({
+      type: 'seatLinkVoid',
+      playerId: ben.playerId,
+      name: 'Ben',
+    });
+    const after = (await server.store.load(code))!.room;
+    expect('seatLink' in after.players[ben.playerId]!).toBe(false);
+    // Nothing else: no chips, no turn, not the table's last move (the take-over waits count from it).
+    expect(after.gameState).toEqual(before.gameState);
+    expect(after.tableActivity).toBe(before.tableActivity);
+    // His phone sleeps: the link, photographed, takes nothing.
+    await away(back, ana);
+    expect(await claimSeat(await connect(), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    // A resume with no link out writes nothing.
+    const version = (await server.store.load(code))!.version;
+    const again = await connect(token);
+    okData(await again.resume(code));
+    await ana.waitFor(() => ana.latest?.presence[ben.playerId] === true, 5000, 'Ben back');
+    expect((await server.store.load(code))!.version).toBe(version);
   });
 
   it("a phone holding Ben's seat in one game, opening his link to another, is Ben in that other game (its rules as any other phone's)", async () => {
@@ -453,13 +491,15 @@ describe('moving a seat to a new phone', () => {
     okData(await dan.command(second, { type: 'approve', playerId: ben.playerId }));
     okData(await dan.command(second, { type: 'startGame' }));
     await away(bensOwn, dan);
-    const { seat } = okData(await seatLink(dan, second, ben.playerId));
-    // Ben's own phone back in the second game: the friend's phone is no own phone of Ben's there.
+    const first2nd = okData(await seatLink(dan, second, ben.playerId)).seat;
+    // Ben's own phone back in the second game (voiding that link): the friend's phone is no own phone
+    // of Ben's there.
     const back = await connect(token);
     okData(await back.resume(second));
-    expect(await claimSeat(friend, seat)).toEqual({ ok: false, error: MSG.seatLinkInUse });
+    expect(await claimSeat(friend, first2nd)).toEqual({ ok: false, error: MSG.seatLinkUsed });
     await away(back, dan);
-    // The friend's phone opens it: Ben in the second game only, credentials it can resume it with.
+    // The friend's phone opens a new one: Ben in the second game only, credentials it can resume it with.
+    const { seat } = okData(await seatLink(dan, second, ben.playerId));
     const claim = okData(await claimSeat(friend, seat));
     expect(claim).toEqual({
       roomCode: second,

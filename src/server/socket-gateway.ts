@@ -179,7 +179,9 @@ export function attachGateway(deps: GatewayDeps): () => void {
     ifMember: true,
   ): Promise<Ack<OutgoingSnapshot> | null>;
   function subscribe(socket: ChiplessSocket, roomCode: string, ifMember = false) {
-    return rooms.runExclusive(roomCode, async (): Promise<Ack<OutgoingSnapshot> | null> => {
+    // Set when the player's seat has an unused seat link: their phone is back, so it goes (seatBack).
+    let back = false;
+    const subscribed = rooms.runExclusive(roomCode, async (): Promise<Ack<OutgoingSnapshot> | null> => {
       const playerId = socket.data.playerId;
       let view = await rooms.load(roomCode, { whole: true });
       // A join that found the player seated, run behind their own leave: not a member any more, so
@@ -224,7 +226,20 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
       if (!wasOnline && presenceTold.take(roomCode))
         socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
+      back = view.linked(playerId);
       return acked;
+    });
+    // A phone of the player's is back in the room: a seat link the host made while it was away, unused,
+    // no longer works (the engine's seatBack). Left live, it took the seat whenever this phone slept
+    // in the link's 15 minutes (session 41's review). After the subscription, in the room's queue of
+    // its own (this one would wait on itself), and its answer goes to nobody: the room's broadcast
+    // tells the table, and a failure leaves the link as it was.
+    return subscribed.finally(() => {
+      if (!back) return;
+      const playerId = socket.data.playerId;
+      void rooms
+        .execute(roomCode, playerId, randomUUID(), { type: 'seatBack' })
+        .catch((err: unknown) => logger.warn({ err, room: roomCode }, 'seat link not voided'));
     });
   }
 

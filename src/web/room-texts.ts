@@ -440,6 +440,7 @@ export const log = {
   hostChanged: (from: string, to: string) => `${from} made ${to} the host`,
   seatLinkMade: (name: string) => `Host made a link to move ${name} to a new phone`,
   seatMoved: (name: string) => `${name}'s seat moved to a new phone`,
+  seatLinkVoid: (name: string) => `${name}'s phone is back: the link to move ${name} no longer works`,
   hostClaimed: (to: string, from: string) => `${to} took over as host (${from} was away)`,
   /** The host's undo, with the undone command's first line ("Undone by the host: Ana raises to $6.00"). */
   undone: (line: string) => `Undone by the host: ${line}`,

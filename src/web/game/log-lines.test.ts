@@ -92,12 +92,15 @@ describe('describeEvent: lines the other suites do not show', () => {
     expect(describeEvent(blind(false))).toBe('Bob posts big blind $1.50');
   });
 
-  it('a seat link made, and used', () => {
+  it('a seat link made, used, and void once the phone is back', () => {
     expect(describeEvent({ type: 'seatLinkMade', playerId: 'bob', name: 'Bob' })).toBe(
       'Host made a link to move Bob to a new phone',
     );
     expect(describeEvent({ type: 'seatMoved', playerId: 'bob', name: 'Bob' })).toBe(
       "Bob's seat moved to a new phone",
+    );
+    expect(describeEvent({ type: 'seatLinkVoid', playerId: 'bob', name: 'Bob' })).toBe(
+      "Bob's phone is back: the link to move Bob no longer works",
     );
   });
 

@@ -94,6 +94,8 @@ export function describeEvent(event: GameEvent, log: readonly LoggedEvent[] = []
       return t.seatLinkMade(e.name);
     case 'seatMoved':
       return t.seatMoved(e.name);
+    case 'seatLinkVoid':
+      return t.seatLinkVoid(e.name);
     case 'hostChanged':
       return e.claimed ? t.hostClaimed(e.name, e.fromName) : t.hostChanged(e.fromName, e.name);
     case 'undone': {
