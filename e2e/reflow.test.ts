@@ -13,7 +13,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsDone, chiplessSuite, type Phone, shot } from './browser';
+import { animationsDone, chiplessSuite, expectHidden, expectVisible, type Phone, shot } from './browser';
+import { button, dialog, enterRoom, hostControls, yourTurn } from './screen';
 import { tourEveryScreen } from './tour';
 
 interface Size {
@@ -37,7 +38,8 @@ const SIZES: Record<string, Size> = {
 
 const NAMES = ['WWWWWWWWWWWWWWWWWWW1', 'WWWWWWWWWWWWWWWWWWW2', 'WWWWWWWWWWWWWWWWWWW3'];
 
-const { phones } = chiplessSuite({ phones: NAMES });
+const suite = chiplessSuite({ phones: NAMES });
+const { phones } = suite;
 /** "screen @ size: problem", every one found. */
 const problems: string[] = [];
 
@@ -171,4 +173,65 @@ describe('small, sideways, large-text and zoomed phones', () => {
     await tourEveryScreen(phones as [Phone, Phone, Phone], check);
     expect(problems).toEqual([]);
   });
+
+  // The night's largest amounts, on screens the tour does not reach (two more phones each time): the
+  // host's own turn facing a call of four and five figures, a game over with nets of five figures,
+  // and a call of $100,000,000.00 (a rebuy may be that much: MAX_AMOUNT_CENTS).
+  describe('the largest amounts', () => {
+    let host: Phone;
+    let guest: Phone;
+
+    it("the host's own turn facing Call $9,876.54 and Call $71,875.51: the dock under 45% of the screen", async () => {
+      problems.length = 0;
+      [host, guest] = await twoAtATable('WWWWWWWWWWWWWWWWWWW4', 'WWWWWWWWWWWWWWWWWWW5');
+      // Hand 1: the host (dealer, small blind) calls; the guest (big blind) raises to $9,878.54.
+      await button(yourTurn(host.page), 'Call $1.00').click();
+      await raiseTo(guest, '9878.54');
+      await expectVisible(button(yourTurn(host.page), 'Call $9,876.54'));
+      await check(host, 'host-turn-call-4-figures');
+      await button(yourTurn(host.page), 'Fold').click();
+      // The guest brings $71,875.51 in all; the host enough to call all of it.
+      await rebuy(host, guest, '61875.52');
+      await rebuy(host, host, '70000');
+      // Hand 2: the guest (dealer, small blind) goes all-in.
+      await button(hostControls(host.page), 'New Hand').click();
+      await raiseTo(guest, '71877.51');
+      await expectVisible(button(yourTurn(host.page), 'Call $71,875.51'));
+      await check(host, 'host-turn-call-5-figures');
+      expect(problems).toEqual([]);
+    });
+  });
 });
+
+/** Two new phones at a table, both with $9,999.99: the first hosts, the second is approved; the game started. */
+async function twoAtATable(hostName: string, guestName: string): Promise<[Phone, Phone]> {
+  const host = await suite.openPhone(hostName);
+  const guest = await suite.openPhone(guestName);
+  await enterRoom(host.page, 'Start a Game', { name: host.name, chips: '9999.99' });
+  const code = ((await host.page.locator('.room-code').textContent()) ?? '').trim();
+  await enterRoom(guest.page, 'Join with Code', { name: guest.name, code, chips: '9999.99' });
+  await button(host.page, `Approve ${guest.name}`).click();
+  await button(host.page, 'Start Game').click();
+  return [host, guest];
+}
+
+/** `p` raises to a total bet of `dollars`, typed. */
+async function raiseTo(p: Phone, dollars: string): Promise<void> {
+  await button(yourTurn(p.page), 'Raise').click();
+  const raise = dialog(p.page, 'Raise');
+  await raise.getByLabel('Total Bet Amount').fill(dollars);
+  await button(raise, 'Confirm Raise').click();
+  await expectHidden(raise);
+}
+
+/** The host adds `dollars` to `p`'s stack (between hands). */
+async function rebuy(host: Phone, p: Phone, dollars: string): Promise<void> {
+  await button(hostControls(host.page), 'Rebuys').click();
+  const box = dialog(host.page, 'Player Rebuy');
+  const player = box.getByLabel('Player');
+  const id = await player.locator('option', { hasText: p.name }).getAttribute('value');
+  await player.selectOption(id ?? '');
+  await box.getByLabel('Rebuy Amount').fill(dollars);
+  await button(box, 'Add Chips').click();
+  await expectHidden(box);
+}
