@@ -13,7 +13,15 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsDone, chiplessSuite, expectHidden, expectVisible, type Phone, shot } from './browser';
+import {
+  animationsDone,
+  chiplessSuite,
+  expectContains,
+  expectHidden,
+  expectVisible,
+  type Phone,
+  shot,
+} from './browser';
 import { button, dialog, enterRoom, hostControls, yourTurn } from './screen';
 import { tourEveryScreen } from './tour';
 
@@ -128,12 +136,28 @@ function audit(page: Page, textPx: number): Promise<string[]> {
       }
       if (tops.size > 1) out.push(`an amount over ${tops.size} lines: ${name(el)}`);
     }
+    // No amount past the edge of the game over's row or the button it is in: a net ran over its
+    // ranking's border at 200% text, still on the screen, so not caught above.
+    for (const el of document.querySelectorAll('.amount, .nowrap, .net, .facts dd, .preset-amount')) {
+      const box = el.parentElement?.closest('.ranking, .settlements li, button');
+      const r = el.getBoundingClientRect();
+      if (!box || r.width === 0 || el.closest('.sr-only')) continue;
+      const b = box.getBoundingClientRect();
+      const style = getComputedStyle(box);
+      const left = b.left + Number.parseFloat(style.borderLeftWidth);
+      const right = b.right - Number.parseFloat(style.borderRightWidth);
+      if (r.left < left - 0.5 || r.right > right + 0.5)
+        out.push(`an amount past its box: ${name(el)} in ${name(box)}`);
+    }
     // No name squeezed to a letter or two a line ("B", "e", "n" beside a seat's badge and remove button
-    // at 180 px): at least four of its letters wide.
-    for (const el of document.querySelectorAll('.player-name')) {
+    // at 180 px; "owes" a letter a line beside a settlement's amount at 200% text): at least four of its
+    // letters wide.
+    for (const el of document.querySelectorAll('.player-name, .settlements li > span:first-child')) {
       const r = el.getBoundingClientRect();
       const em = Number.parseFloat(getComputedStyle(el).fontSize);
-      if (r.width > 0 && r.width < 4 * em) out.push(`a name ${r.width.toFixed(0)}px wide: ${name(el)}`);
+      // Drawn (a box, 0 px wide too: a settlement's names squeezed to nothing, the letters spilling out).
+      if (el.getClientRects().length > 0 && r.width < 4 * em)
+        out.push(`a name ${r.width.toFixed(0)}px wide: ${name(el)}`);
     }
     // Where the screen is 18em wide or more (the seats' media query), a seat's numbers sit beside its
     // remove button, not under it: the 44 px button makes the seat no taller (a 10-player table).
@@ -198,6 +222,22 @@ describe('small, sideways, large-text and zoomed phones', () => {
       await raiseTo(guest, '71877.51');
       await expectVisible(button(yourTurn(host.page), 'Call $71,875.51'));
       await check(host, 'host-turn-call-5-figures');
+      expect(problems).toEqual([]);
+    });
+
+    it('a game over with nets of five figures: each whole, on the screen and in its row', async () => {
+      problems.length = 0;
+      // The host calls and wins: +$71,875.51 for the host, -$71,875.51 for the guest.
+      await button(yourTurn(host.page), 'Call $71,875.51').click();
+      await button(hostControls(host.page), 'Declare Winner').click();
+      const winner = dialog(host.page, 'Declare Winner');
+      await winner.getByRole('checkbox', { name: host.name }).check();
+      await button(winner, 'Award Pot').click();
+      await expectHidden(winner);
+      await button(hostControls(host.page), 'End Game').click();
+      await button(dialog(host.page, 'End Game'), 'End Game & Auto-Settle Payouts').click();
+      await expectContains(host.page.locator('.rankings'), ['+$71,875.51', '-$71,875.51']);
+      await check(host, 'game-over-5-figures');
       expect(problems).toEqual([]);
     });
   });
