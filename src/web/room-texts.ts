@@ -129,7 +129,8 @@ export const table = {
   foldFreeTitle: 'Fold instead of checking?',
   foldFreeText: 'Checking is free and keeps you in the hand.',
   check: 'Check',
-  call: (amount: string) => `Call ${amount}`,
+  /** Before the amount to call ("Call $2.00"; Table.tsx). */
+  call: 'Call',
   raise: 'Raise',
   yourTurn: 'Your Turn',
   playersTurn: (name: string) => `${name}'s Turn`,

@@ -81,6 +81,13 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
   const limits = myTurn && me ? raiseLimits(room, me) : null;
   const stillIn = !!mine && mine.isApproved && inHand(mine);
   const toCall = me && stillIn ? callAmount(room, me) : 0;
+  const callText = formatCents(toCall);
+  const stackText = mine ? formatCents(mine.stack) : '';
+  // Large amounts (a rebuy may be $100,000,000.00) are too wide for the dock of a 320 px phone as they
+  // are: from "$100,000.00" the Call button makes room for its amount, from "$1,000,000.00" the turn
+  // line for the stack (styles.css .long-call, .long-stack).
+  const longCall = callText.length > '$99,999.99'.length;
+  const longStack = stackText.length > '$999,999.99'.length;
   const pots = livePots(room);
   const total = potTotal(room);
   const atShowdown = gs.stage === 'SHOWDOWN';
@@ -300,7 +307,7 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
         <SlowLine pending={act.pending || host.pending} />
         {/* One live region that is always there, so screen readers announce each turn change
             ("Your Turn", "Bob's Turn"); a region that appears along with its text is often not read. */}
-        <div className="turn-status" role="status">
+        <div className={longStack ? 'turn-status long-stack' : 'turn-status'} role="status">
           {notice ? <p className="table-notice">{notice}</p> : null}
           {myTurn && mine ? (
             <p className="turn-title">
@@ -310,7 +317,7 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
                   list; the live region announces the turn alone. */}
               <span className="turn-stack" aria-hidden="true">
                 <span className="turn-sep">{' · '}</span>
-                {t.stack} <span className="nowrap">{formatCents(mine.stack)}</span>
+                {t.stack} <span className="nowrap">{stackText}</span>
               </span>
             </p>
           ) : (
@@ -327,7 +334,7 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
         </div>
         {myTurn && mine ? (
           <section className="actions" aria-label={t.yourTurn}>
-            <div className="action-row">
+            <div className={longCall ? 'action-row long-call' : 'action-row'}>
               <button
                 type="button"
                 className="button danger large"
@@ -345,7 +352,15 @@ export function Table({ snapshot, me, send, onLeave, online = true, seatLink, on
                 disabled={act.pending}
                 onClick={() => press(act, turnAction('CALL'))}
               >
-                {toCall > 0 ? t.call(formatCents(toCall)) : t.check}
+                {toCall > 0 ? (
+                  // One run of text: "Call" goes over the amount when both do not fit, and the amount
+                  // never breaks inside.
+                  <span>
+                    {t.call} <span className="nowrap call-amount">{callText}</span>
+                  </span>
+                ) : (
+                  t.check
+                )}
               </button>
               <button
                 type="button"
