@@ -71,6 +71,50 @@ describe('the dock on a phone turned sideways (568×320)', () => {
   });
 });
 
+describe('large amounts on the dock (a rebuy may be $100,000,000.00)', () => {
+  /** Ana (dealer, first to act), Ben (small blind) with $100,000,050.00 each, Cal; Ana raises to `total` cents. */
+  const facing = (total: number) => {
+    let room = lobby(['Ana', 'Ben', 'Cal']);
+    for (const id of ['ana', 'ben'])
+      room = step(room, 'ana', { type: 'rebuy', playerId: id, amount: 100_000_000_00 });
+    return actNow(step(room, 'ana', { type: 'startGame' }), 'RAISE', total);
+  };
+  const callAmount = () => document.querySelector('.call-amount') as HTMLElement;
+
+  it('from $100,000.00 the Call button takes half the row, its amount under "Call", smaller; the stack past $999,999.99 smaller too', () => {
+    setViewport(320, 568);
+    withStylesheet();
+    showTable(facing(100_000_000_00), 'ben');
+    const actions = screen.getByRole('region', { name: 'Your Turn' });
+    // The button's name is whole: "Call" and the amount read as one.
+    expect(buttonNames(actions)).toEqual(['Fold', 'Call $99,999,999.00', 'Raise']);
+    const row = actions.querySelector('.action-row') as HTMLElement;
+    expect(row.className).toBe('action-row long-call');
+    expect(getComputedStyle(row).gridTemplateColumns).toBe('minmax(0, 1fr) minmax(0, 2fr) minmax(0, 1fr)');
+    expect(getComputedStyle(callAmount()).display).toBe('block');
+    expect(document.querySelector('.turn-status')!.className).toBe('turn-status long-stack');
+    expect(document.querySelector('.turn-stack')!.textContent).toBe(' · Stack $100,000,049.00');
+    cleanup();
+    // $100,000.00 is the first; $99,999.99 stays as every call was.
+    showTable(facing(100_001_00), 'ben');
+    expect(buttonNames(screen.getByRole('region', { name: 'Your Turn' }))).toEqual([
+      'Fold',
+      'Call $100,000.00',
+      'Raise',
+    ]);
+    expect(document.querySelector('.action-row')!.className).toBe('action-row long-call');
+    cleanup();
+    showTable(facing(100_000_99), 'ben');
+    expect(buttonNames(screen.getByRole('region', { name: 'Your Turn' }))).toEqual([
+      'Fold',
+      'Call $99,999.99',
+      'Raise',
+    ]);
+    expect(document.querySelector('.action-row')!.className).toBe('action-row');
+    expect(getComputedStyle(callAmount()).display).not.toBe('block');
+  });
+});
+
 describe('the Raise dialog with the keyboard up (320×300)', () => {
   it('keeps Cancel and Confirm Raise at the sheet’s bottom edge, over its padding', async () => {
     setViewport(320, 300);
