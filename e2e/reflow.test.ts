@@ -8,8 +8,10 @@
  * anything else on top of it and is at least 44 px tall, the table's leave button covers no card, the sticky bottom bars cover less than
  * half the screen (at most 45%: the table's host dock is ~186 px, 40% of a 320×460 phone, where keeping
  * the buttons under the thumb is worth it; shorter screens, a phone turned sideways, large text, do not
- * stick them: styles.css), and the root font size follows the text size setting. Every problem is collected and
- * listed at the end, so one run names them all.
+ * stick them: styles.css), and the root font size follows the text size setting, no amount runs past the edge of its
+ * ranking, settlement or button, and no settlement's names are squeezed beside its amount. Every problem is collected
+ * and listed at the end, so one run names them all. Then the night's largest amounts, on screens the tour does not
+ * reach: the host's own turn facing a call of four, five and nine figures, a game over with nets of five figures.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
