@@ -13,6 +13,15 @@ import {
 } from './limits';
 
 const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
+/**
+ * An amount at the table (a raise's total bet, the call a player faces): a whole number of cents, as
+ * large as a stack can be. A stack is no amount a phone types: rebuys of up to MAX_AMOUNT_CENTS each,
+ * and pots won, take it past that cap (the engine keeps every sum of the room's chips a safe integer:
+ * rebuy.ts), and the engine checks the amount against it. Capped as a typed amount, the raise dialog's
+ * All-In past $100,000,000.00 and the call facing it were refused ('Invalid request'): the hand could not
+ * go on (session 41's layout review).
+ */
+const tableCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const playerId = z.string().regex(PLAYER_ID_PATTERN);
 /**
  * The prefix of the command id the server runs a seat link's claim under (`claim:<linkId>`,
@@ -46,13 +55,13 @@ const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('act'),
     action: z.enum(['FOLD', 'CALL', 'RAISE', 'ALL_IN']),
-    amount: cents.optional(),
+    amount: tableCents.optional(),
     // What the player's screen showed (the engine's Facing): refused if the table has moved on since.
     facing: z
       .strictObject({
         handNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
         stage: z.enum(['PRE_FLOP', 'FLOP', 'TURN', 'RIVER', 'SHOWDOWN']),
-        toCall: cents,
+        toCall: tableCents,
       })
       .optional(),
   }),
