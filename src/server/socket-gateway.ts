@@ -424,7 +424,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
   // and time); the engine's claimSeat rules the seat in the room's turn: the link works once (two
   // phones opening it at once: the second is refused), a newer link replaces it, and it is refused
   // once the player is no longer in the room, is the host, or has a phone connected there (the old
-  // phone came back), and for a phone already playing in that game.
+  // phone came back), and for a phone seated at that table.
   // Its command id is the link's, with the phone's own player id as the actor: the same phone asking
   // again (its answer lost on the way) is answered as a retry, and gets its credentials again.
   // Charged as a join: it seats a phone, and a link it cannot read costs the IP's joins, not a lookup
@@ -439,7 +439,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       if (read === 'expired') return { ok: false, error: SEAT_LINK_EXPIRED };
       const { roomCode, playerId, linkId } = read;
       // The seat's own phone (the player's own credentials, or this room's seat held by link) opening
-      // it: nothing moves, and the link stays for the phone it was made for. A phone holding the same
+      // it: nothing moves (its resume of the room voided the link: subscribe). A phone holding the same
       // player's seat in another game by link is not: it is any other phone here (its credentials are
       // that other game's only).
       const holder = socket.data.room === undefined || socket.data.room === roomCode;
