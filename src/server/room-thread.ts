@@ -76,6 +76,9 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
     nextEventSeq: room.nextEventSeq,
     ended: room.status === 'ENDED',
     hostId: room.hostId,
+    seatLinked: Object.values(room.players)
+      .filter((p) => p.seatLink !== undefined)
+      .map((p) => p.id),
     activity: tableActivity(room),
   };
   if (whole) {

@@ -32,6 +32,8 @@ export interface RoomView {
   readonly ended: boolean;
   /** The host's player id (a seat link never moves the host's seat: socket-gateway.ts claimSeat). */
   readonly hostId: string;
+  /** Whether `playerId` holds a seat link not used yet (the engine's `seatLink`: the host's newest). */
+  seatLinked(playerId: string): boolean;
   /**
    * Whether `playerId` left or was removed during the game (the engine's leftDuringGame): not in the
    * room, but named by its results, which they may see once it has ended.
@@ -134,6 +136,9 @@ class RecordView implements RoomView {
   }
   get hostId(): string {
     return this.record.room.hostId;
+  }
+  seatLinked(playerId: string): boolean {
+    return this.record.room.players[playerId]?.seatLink !== undefined;
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);

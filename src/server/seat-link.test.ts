@@ -345,6 +345,32 @@ describe('moving a seat to a new phone', () => {
     expect((await server.store.load(code))!.version).toBe(version);
   });
 
+  it("the phone that used a link, given back, opening it again takes nothing the link could not: a seat connected, a newer link, the host's seat", async () => {
+    // Dee's phone took Ben's seat, then gave it back ("Give This Phone Back": the phone its own player
+    // again); the link is still in her chat. Its claim's command id is the link's, her player the
+    // actor: a retry of an answer lost on the way, which must not pass what the engine would refuse.
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben] = phones as [TestClient, TestClient, TestClient];
+    const token = ben.token;
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
+    const dee = await connect();
+    okData(await claimSeat(dee, seat));
+    // Ben's own phone is back at the table: a second Ben is no retry.
+    const bensOwn = await connect(token);
+    okData(await bensOwn.resume(code));
+    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkInUse });
+    // Ben's own phone goes flat again and the host makes Eve's phone a newer link: Dee's is replaced.
+    await away(bensOwn, ana);
+    const newer = okData(await seatLink(ana, code, ben.playerId)).seat;
+    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkReplaced });
+    // Eve's phone uses it; once Ben is the host, Dee's link is no way to the host's seat either.
+    okData(await claimSeat(await connect(), newer));
+    okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
+    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkHost });
+    expect((await server.store.load(code))!.room.log.filter((e) => e.type === 'seatMoved')).toHaveLength(2);
+  });
+
   it("a phone's own command under the claim's id (claim:<linkId>) is no pass: the engine still rules its claim", async () => {
     const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
     const [ana, ben] = phones as [TestClient, TestClient, TestClient];

@@ -459,6 +459,20 @@ export function attachGateway(deps: GatewayDeps): () => void {
         });
         if (!outcome.ok)
           return { ok: false, error: outcome.error === ROOM_NOT_FOUND ? MSG.seatLinkGone : outcome.error };
+        // A retry is answered without the engine, and is not always one: the phone that used the link,
+        // given back ("Give This Phone Back") and opening it again from the chat, asks under the same
+        // id. It took the seat again while Ben's own phone played on (two Bens), past a newer link the
+        // host made for another phone, and once Ben was the host. The table as it is now rules it as
+        // the engine's claimSeat would have (an answer lost on the way passes all of these).
+        if (outcome.duplicate) {
+          const view = await rooms.load(roomCode);
+          if (!view?.has(playerId)) return { ok: false, error: MSG.seatLinkGone };
+          if (view.ended) return { ok: false, error: MSG.seatLinkEnded };
+          if (view.hostId === playerId) return { ok: false, error: MSG.seatLinkHost };
+          if (view.seatLinked(playerId)) return { ok: false, error: MSG.seatLinkReplaced };
+          if ((await broadcaster.onlinePlayers(roomCode)).has(playerId))
+            return { ok: false, error: MSG.seatLinkInUse };
+        }
       }
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
       // The seat's player in that room only (identity.ts): never the player's own credentials, which

@@ -195,6 +195,9 @@ class ThreadView implements RoomView {
   get hostId(): string {
     return this.data.hostId;
   }
+  seatLinked(playerId: string): boolean {
+    return this.data.seatLinked.includes(playerId);
+  }
   departed(playerId: string): boolean {
     const departed = this.data.departed;
     if (departed === undefined) throw new TypeError('threadRooms: departed asked of a view not loaded whole');
