@@ -35,8 +35,6 @@ export interface ViewData {
   activity: number;
   /** The ids of the players who left or were removed during its game (its ledger's), when asked for whole. */
   departed?: string[];
-  /** The ids of the players whose seat has an unused seat link (Player.seatLink), when asked for whole. */
-  linked?: string[];
   /** When asked for whole: the room's JSON, and its JSON with an empty log. */
   json?: { whole: string; none: string };
 }

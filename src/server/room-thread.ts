@@ -84,9 +84,6 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
   if (whole) {
     view.json = { whole: roomJson(room), none: roomJson({ ...room, log: [] }) };
     view.departed = room.ledger.map((entry) => entry.id);
-    view.linked = Object.values(room.players)
-      .filter((p) => p.seatLink !== undefined)
-      .map((p) => p.id);
   }
   return view;
 }

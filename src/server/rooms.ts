@@ -32,18 +32,16 @@ export interface RoomView {
   readonly ended: boolean;
   /** The host's player id (a seat link never moves the host's seat: socket-gateway.ts claimSeat). */
   readonly hostId: string;
-  /** Whether `playerId` holds a seat link not used yet (the engine's `seatLink`: the host's newest). */
+  /**
+   * Whether `playerId` holds a seat link not used yet (the engine's `seatLink`: the host's newest):
+   * their phone resuming then voids it, and a claim's retry is refused (socket-gateway.ts).
+   */
   seatLinked(playerId: string): boolean;
   /**
    * Whether `playerId` left or was removed during the game (the engine's leftDuringGame): not in the
    * room, but named by its results, which they may see once it has ended.
    */
   departed(playerId: string): boolean;
-  /**
-   * Whether `playerId`'s seat has a seat link no phone has used (the engine's Player.seatLink): their
-   * phone resuming then voids it (socket-gateway.ts subscribe). Asked of a view loaded whole.
-   */
-  linked(playerId: string): boolean;
   /**
    * The table's last move (the engine's tableActivity, by the server's clock): what the take-over and
    * act-for waits count from. A subscription's acknowledgement says how long ago it was (withIdle).
@@ -138,13 +136,10 @@ class RecordView implements RoomView {
     return this.record.room.hostId;
   }
   seatLinked(playerId: string): boolean {
-    return this.record.room.players[playerId]?.seatLink !== undefined;
+    return isInRoom(this.record.room, playerId) && this.record.room.players[playerId]?.seatLink !== undefined;
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);
-  }
-  linked(playerId: string): boolean {
-    return isInRoom(this.record.room, playerId) && this.record.room.players[playerId]?.seatLink !== undefined;
   }
   get activity(): number {
     return tableActivity(this.record.room);

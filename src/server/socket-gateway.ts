@@ -226,7 +226,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
       if (!wasOnline && presenceTold.take(roomCode))
         socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
-      back = view.linked(playerId);
+      back = view.seatLinked(playerId);
       return acked;
     });
     // A phone of the player's is back in the room: a seat link the host made while it was away, unused,

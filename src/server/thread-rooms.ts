@@ -203,11 +203,6 @@ class ThreadView implements RoomView {
     if (departed === undefined) throw new TypeError('threadRooms: departed asked of a view not loaded whole');
     return departed.includes(playerId);
   }
-  linked(playerId: string): boolean {
-    const linked = this.data.linked;
-    if (linked === undefined) throw new TypeError('threadRooms: linked asked of a view not loaded whole');
-    return linked.includes(playerId);
-  }
   get activity(): number {
     return this.data.activity;
   }
