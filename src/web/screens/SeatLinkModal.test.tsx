@@ -111,16 +111,20 @@ describe('Table: the host moves a seat to a new phone', () => {
     const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
     fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
     const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
-    await answer(made);
-    update(room, []);
+    await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
+    const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
+    update(linked, ['ben']);
+    // Dee's phone takes the seat with it.
+    const moved = step(linked, 'dee-phone', { type: 'claimSeat', playerId: 'ben', linkId: 'L1' });
+    update(moved, []);
     expect(within(dialog).getByRole('status').textContent).toBe(
       "Ben's seat is connected again. Nothing more to do.",
     );
     expect(dialog.querySelector('.join-link')).toBeNull();
     // Away again a moment later (a new phone that sleeps): the used link does not come back.
-    update(room, ['ben']);
+    update(moved, ['ben']);
     expect(dialog.querySelector('.join-link')).toBeNull();
-    const removed = step(room, 'ana', { type: 'remove', playerId: 'ben' });
+    const removed = step(moved, 'ana', { type: 'remove', playerId: 'ben' });
     update(removed, []);
     expect(screen.queryByRole('dialog')).toBeNull();
     // Closed for good: Ben asking to join again and approved, his phone away, opens nothing by itself.
@@ -131,6 +135,34 @@ describe('Table: the host moves a seat to a new phone', () => {
     update(back, ['ben']);
     expect(moveButtons()).toHaveLength(1);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("shows the link again when Ben's own phone was back only a moment: unused, it still works", async () => {
+    // Ben's flat phone comes on at 1% and dies again before Dee's phone has scanned the code: "Nothing
+    // more to do" over a link that still moves the seat left the host a dead end, Ben's seat offline.
+    const { seatLink, answer } = deferredLink();
+    const room = table();
+    const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
+    fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
+    await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
+    const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
+    update(linked, ['ben']);
+    expect(dialog.querySelector('.join-link')).not.toBeNull();
+    update(linked, []);
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      "Ben's seat is connected again. Nothing more to do.",
+    );
+    update(linked, ['ben']);
+    expect(dialog.querySelector('.join-link')!.textContent).toContain('/?seat=ABCDE.ben.L1.');
+    // Used by Dee's phone, which then sleeps: the spent link does not come back.
+    const moved = step(linked, 'dee-phone', { type: 'claimSeat', playerId: 'ben', linkId: 'L1' });
+    update(moved, []);
+    update(moved, ['ben']);
+    expect(dialog.querySelector('.join-link')).toBeNull();
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      "Ben's seat is connected again. Nothing more to do.",
+    );
   });
 
   it('closes when the host role moves: to Cal (Ana no longer hands links out), or to Ben (his seat never goes by link)', async () => {

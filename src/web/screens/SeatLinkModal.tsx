@@ -23,7 +23,7 @@ interface Props {
 
 type State =
   | { kind: 'making' }
-  | { kind: 'made'; url: string; minutes: number }
+  | { kind: 'made'; url: string; minutes: number; linkId: string }
   | { kind: 'expired' }
   | { kind: 'failed'; error: string };
 
@@ -72,6 +72,8 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
               kind: 'made',
               url: seatUrlOf(res.data.seat, origin),
               minutes: Math.max(1, Math.round(res.data.expiresInMs / 60_000)),
+              // "ROOM.<playerId>.<linkId>.<expiry>.<signature>": the id the engine keeps on the seat.
+              linkId: res.data.seat.split('.')[2] ?? '',
             }
           : { kind: 'failed', error: res.error || SOMETHING_WENT_WRONG },
       );
@@ -87,14 +89,19 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
     return () => clearTimeout(timer);
   }, [expiresIn]);
 
-  // Seen connected once the link was made: the seat has its phone again (latched, so a new phone that
-  // sleeps a moment later does not bring the used link back).
-  const [connected, setConnected] = useState(false);
-  if (state.kind === 'made' && online && !connected) setConnected(true);
+  // The seat has its phone again: connected now, or the link spent (used: the engine clears the seat's
+  // link, so a new phone that sleeps a moment later does not bring it back; or replaced by a newer
+  // one). Spent only once the seat was seen holding it (the link's answer may come before the room).
+  // Until the seat link's exploratory test "connected" was latched: Ben's own phone back for a moment
+  // (a flat phone at 1%) left "Nothing more to do" over a link that still worked, his seat offline again.
+  const [seen, setSeen] = useState(false);
+  const holds = state.kind === 'made' && player.seatLink === state.linkId;
+  if (holds && !seen) setSeen(true);
+  const connected = state.kind === 'made' && (online || (seen && !holds));
 
   const again = () => {
     setExpiresIn(null);
-    setConnected(false);
+    setSeen(false);
     setState({ kind: 'making' });
     setAttempt((a) => a + 1);
   };
