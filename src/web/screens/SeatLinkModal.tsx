@@ -90,8 +90,9 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
   }, [expiresIn]);
 
   // The seat has its phone again: connected now, or the link spent (used: the engine clears the seat's
-  // link, so a new phone that sleeps a moment later does not bring it back; or replaced by a newer
-  // one). Spent only once the seat was seen holding it (the link's answer may come before the room).
+  // link, so a new phone that sleeps a moment later does not bring it back; replaced by a newer one;
+  // or void, Bob's own phone having resumed the room: the server's seatBack). Spent only once the seat
+  // was seen holding it (the link's answer may come before the room).
   // Until the seat link's exploratory test "connected" was latched: Ben's own phone back for a moment
   // (a flat phone at 1%) left "Nothing more to do" over a link that still worked, his seat offline again.
   const [seen, setSeen] = useState(false);
