@@ -844,13 +844,46 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
       emit().session({ playerId: 'ben', token: 'tb' });
     });
     expect(client.resume).toHaveBeenLastCalledWith('ABCDE');
-    // Dee's leave is not sent as Ben; Dee's last results stay hers, for when the phone is hers again.
+    // Dee's leave is not sent as Ben; Dee's last results stay hers, for when the phone is hers again:
+    // the game-over screen it showed (ZZZZZ), the newer, as Back to Home from it would have kept.
     expect(client.command).toHaveBeenCalledTimes(1);
     expect(localStorage.getItem('chipless.owedLeave')).toBeNull();
-    expect(result.current.lastResults).toBe('YYYYY');
+    expect(result.current.lastResults).toBe('ZZZZZ');
     expect(result.current.playerId).toBe('ben');
     expect(result.current.snapshot).toBe(seated);
     expect(result.current.resuming).toBe(false);
+  });
+
+  it("claimed from the game-over screen of the phone's own game: those results are offered once the phone is its own again", async () => {
+    // Dee's phone sat on the results of the game she hosted (never Back to Home, so never offered on
+    // the home screen) when Bob borrowed it: given back, her own results were gone for good.
+    const over = whole({ ...room, status: 'ENDED' }, 9, 'ZZZZZ');
+    const { client, factory, emit } = fakeClient({ ok: true, data: over });
+    localStorage.setItem('chipless.roomCode', 'ZZZZZ');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'dee', token: 'td' });
+    });
+    expect(result.current.snapshot).toBe(over);
+    client.claimSeat.mockResolvedValueOnce({
+      ok: true,
+      data: { roomCode: 'ABCDE', credentials: { playerId: 'ben', token: 'tb', room: 'ABCDE' } },
+    });
+    client.resume.mockResolvedValue({ ok: true, data: whole(room, 4, 'ABCDE') });
+    await act(async () => {
+      await result.current.claimSeat('ABCDE.ben.L1.1.sig');
+    });
+    client.seatRoom.mockReturnValue('ABCDE');
+    await act(async () => {
+      emit().session({ playerId: 'ben', token: 'tb', room: 'ABCDE' });
+    });
+    await act(async () => {
+      result.current.handBack();
+    });
+    expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
+    expect(result.current.lastResults).toBe('ZZZZZ');
+    expect(JSON.parse(localStorage.getItem('chipless.lastResults')!).code).toBe('ZZZZZ');
   });
 
   it("refused: nothing changes here, and the answer is the caller's to show", async () => {

@@ -489,8 +489,20 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
     async (seat: string) => {
       const client = clientRef.current;
       if (!client) return offline<SeatClaim>();
+      // The game-over screen of this phone's own game (a seat it holds by link is not its own): offered
+      // on the home screen, as Back to Home from it would (goHome). The friend's phone that sat on her
+      // own results when Bob borrowed it had them no more once given back (the seat link's exploratory
+      // test): never offered, and its room in storage replaced by Bob's.
+      const shown = heldRef.current?.room;
+      const ownResults =
+        shown?.status === 'ENDED' &&
+        shown.roomCode === codeRef.current &&
+        client.seatRoom() !== shown.roomCode
+          ? shown.roomCode
+          : null;
       const res = await client.claimSeat(seat);
       if (!res.ok) return res;
+      if (ownResults !== null) keepLastResults(ownResults);
       // The client reconnects as the seat's player; its session resumes the room remembered here. A leave
       // the browser's own player still owed is dropped: sent as the seat's player, it would take Bob out
       // of the game he just got back to when it is the same room (a phone that asked to join it before
@@ -506,7 +518,7 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
       setResuming(true);
       return res;
     },
-    [dropRoom],
+    [dropRoom, keepLastResults],
   );
 
   const handBack = useCallback(() => forget(), [forget]);
