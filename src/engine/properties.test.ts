@@ -12,7 +12,7 @@ import { checkPots, checkSettlement, checkTransition } from './reference-model';
 import { isInRoom, tableActivity } from './room';
 import { settle } from './settlement';
 import { deepFreeze, lobby } from './test-helpers';
-import type { ActionType, Command, CommandResult, Room } from './types';
+import type { ActionType, Command, CommandResult, Player, Room } from './types';
 
 /** One random intent; interpreted against the current room so most of them are meaningful. */
 type Intent =
@@ -238,6 +238,12 @@ const pickId = (room: Room, n: number): string => {
   return n < all.length ? (all[n] as string) : `ghost-${n}`;
 };
 
+/** One of `candidates` for `n` below 9 when there are any (a random id seldom is one), else pickId's. */
+const pickFrom = (room: Room, candidates: readonly Player[], n: number): string =>
+  n < 9 && candidates.length > 0 ? (candidates[n % candidates.length] as Player).id : pickId(room, n);
+/** The players whose seat holds an unused seat link. */
+const linkedSeats = (room: Room) => Object.values(room.players).filter((p) => p.seatLink !== undefined);
+
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 /** Everything bought in: the investments of the players and of the ledger. */
 const boughtIn = (room: Room) =>
@@ -379,11 +385,11 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
     }
     case 'seatLink': {
       // Mostly a player at the table other than the host (a random id is seldom one).
-      const seated = Object.values(room.players).filter((p) => p.isApproved && p.id !== host);
-      const target =
-        it.target < 9 && seated.length > 0
-          ? (seated[it.target % seated.length]?.id as string)
-          : pickId(room, it.target);
+      const target = pickFrom(
+        room,
+        Object.values(room.players).filter((p) => p.isApproved && p.id !== host),
+        it.target,
+      );
       // A link id of the server's making: a new one each time (the room's next log seq).
       const linkId = `L${room.nextEventSeq}`;
       const command: Extract<Command, { type: 'seatLink' }> = { type: 'seatLink', playerId: target, linkId };
@@ -392,11 +398,7 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
     }
     case 'claimSeat': {
       // Mostly a seat with a link (a claim of a random seat would almost never find one).
-      const linked = Object.values(room.players).filter((p) => p.seatLink !== undefined);
-      const target =
-        it.target < 9 && linked.length > 0
-          ? (linked[it.target % linked.length]?.id as string)
-          : pickId(room, it.target);
+      const target = pickFrom(room, linkedSeats(room), it.target);
       const current = isInRoom(room, target) ? room.players[target]?.seatLink : undefined;
       const linkId = it.link < 3 && current !== undefined ? current : 'L-other';
       const command: Extract<Command, { type: 'claimSeat' }> = {
@@ -408,12 +410,7 @@ function toCommand(room: Room, it: Intent): { actor: string; command: Command } 
       return { actor: it.who < 2 ? `new-phone-${it.who}` : pickId(room, it.who - 2), command };
     }
     case 'seatBack': {
-      const linked = Object.values(room.players).filter((p) => p.seatLink !== undefined);
-      const actor =
-        it.who < 9 && linked.length > 0
-          ? (linked[it.who % linked.length]?.id as string)
-          : pickId(room, it.who);
-      return { actor, command: { type: 'seatBack' } };
+      return { actor: pickFrom(room, linkedSeats(room), it.who), command: { type: 'seatBack' } };
     }
   }
 }
