@@ -296,6 +296,8 @@ export const seatLink = {
   shareLink: 'Share Link',
   copyByHand: 'Press and hold the link to copy it',
   shareTitle: (name: string) => `${name}'s seat in our Chipless game`,
+  /** Said after `text` when the seat held an earlier link, unused: the new one replaces it. */
+  replaced: 'The earlier link for this seat no longer works.',
   /** The link's time ran out with the dialog still open. */
   expired: 'This link has expired.',
   newLink: 'Make a New Link',

@@ -15,7 +15,7 @@ afterEach(() => {
 const table = () =>
   step(started(['Ana', 'Ben', 'Cal']), 'dee', { type: 'join', name: 'Dee', startingChips: 5_000 });
 
-const SEAT = 'ABCDE.ben.1790000000.c2lnbmF0dXJl';
+const SEAT = 'ABCDE.ben.bGlua2lkMDAx.1790000000.c2lnbmF0dXJl';
 const made: Ack<SeatLinkResponse> = { ok: true, data: { seat: SEAT, expiresInMs: 15 * 60_000 } };
 
 /** A request whose answers the test gives, one by one (`answer`), and that counts what was asked. */
@@ -45,6 +45,18 @@ describe('Table: the host moves a seat to a new phone', () => {
     // Not for a player: Cal sees Ben's phone away and nothing to tap.
     showTable(table(), 'cal', ['ben', 'dee']);
     expect(moveButtons()).toEqual([]);
+  });
+
+  it("says the seat's earlier link, still held, no longer works once the new one is made", async () => {
+    const { seatLink, answer } = deferredLink();
+    const earlier = step(table(), 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'OLD' });
+    showTable(earlier, 'ana', ['ben'], undefined, seatLink);
+    fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
+    await answer(made);
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      "Open this link on Ben's new phone, or scan the code. Ben's seat and chips move to it. The link works once, for 15 minutes. The earlier link for this seat no longer works.",
+    );
   });
 
   it('goes when the phone comes back', () => {

@@ -23,7 +23,7 @@ interface Props {
 
 type State =
   | { kind: 'making' }
-  | { kind: 'made'; url: string; minutes: number; linkId: string }
+  | { kind: 'made'; url: string; minutes: number; linkId: string; replaced: boolean }
   | { kind: 'expired' }
   | { kind: 'failed'; error: string };
 
@@ -53,6 +53,9 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
   const askedFor = useRef(-1);
   const attemptRef = useRef(attempt);
   attemptRef.current = attempt;
+  // The seat's link as the room shows it now: one there when a new one is asked for is replaced by it.
+  const heldLinkRef = useRef(player.seatLink);
+  heldLinkRef.current = player.seatLink;
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -64,6 +67,9 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
   useEffect(() => {
     if (askedFor.current === attempt) return;
     askedFor.current = attempt;
+    // A link the seat held when this one was asked for (the dialog opened again, or a new link after
+    // one expired) stops working: the host may have shared it already (the exploratory test).
+    const replaced = heldLinkRef.current !== undefined;
     const answered = (res: Ack<SeatLinkResponse>) => {
       if (!mounted.current || attemptRef.current !== attempt) return;
       setState(
@@ -74,6 +80,7 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
               minutes: Math.max(1, Math.round(res.data.expiresInMs / 60_000)),
               // "ROOM.<playerId>.<linkId>.<expiry>.<signature>": the id the engine keeps on the seat.
               linkId: res.data.seat.split('.')[2] ?? '',
+              replaced,
             }
           : { kind: 'failed', error: res.error || SOMETHING_WENT_WRONG },
       );
@@ -117,7 +124,7 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
         : state.kind === 'made'
           ? connected
             ? t.connected(name)
-            : t.text(name, state.minutes)
+            : t.text(name, state.minutes) + (state.replaced ? ` ${t.replaced}` : '')
           : '';
   return (
     <Modal title={t.title(name)} onClose={onClose}>
