@@ -296,6 +296,8 @@ export const seatLink = {
   shareLink: 'Share Link',
   copyByHand: 'Press and hold the link to copy it',
   shareTitle: (name: string) => `${name}'s seat in our Chipless game`,
+  /** The seat now holds a newer link than this dialog's (made elsewhere): this one no longer works. */
+  newer: (name: string) => `A newer link was made for ${name}'s seat. This one no longer works.`,
   /** Said after `text` when the seat held an earlier link, unused: the new one replaces it. */
   replaced: 'The earlier link for this seat no longer works.',
   /** The link's time ran out with the dialog still open. */

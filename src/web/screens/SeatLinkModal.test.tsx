@@ -149,6 +149,22 @@ describe('Table: the host moves a seat to a new phone', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("says so when a newer link replaces the dialog's (the host's other tab), rather than the seat connected", async () => {
+    const { seatLink, answer } = deferredLink();
+    const room = table();
+    const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
+    fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
+    await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
+    const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
+    update(linked, ['ben']);
+    update(step(linked, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L2' }), ['ben']);
+    expect(dialog.querySelector('.join-link')).toBeNull();
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      "A newer link was made for Ben's seat. This one no longer works.",
+    );
+  });
+
   it("shows the link again when Ben's own phone was back only a moment: unused, it still works", async () => {
     // Ben's flat phone comes on at 1% and dies again before Dee's phone has scanned the code: "Nothing
     // more to do" over a link that still moves the seat left the host a dead end, Ben's seat offline.

@@ -106,6 +106,9 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
   const holds = state.kind === 'made' && player.seatLink === state.linkId;
   if (holds && !seen) setSeen(true);
   const connected = state.kind === 'made' && (online || (seen && !holds));
+  // Spent by a newer link (the host's other tab, or another phone of the host's): said as such, not as
+  // the seat connected (the exploratory test).
+  const newer = state.kind === 'made' && seen && player.seatLink !== undefined && !holds;
 
   const again = () => {
     setExpiresIn(null);
@@ -123,7 +126,9 @@ export function SeatLinkModal({ player, online, seatLink, onClose, origin }: Pro
         ? t.expired
         : state.kind === 'made'
           ? connected
-            ? t.connected(name)
+            ? newer
+              ? t.newer(name)
+              : t.connected(name)
             : t.text(name, state.minutes) + (state.replaced ? ` ${t.replaced}` : '')
           : '';
   return (
