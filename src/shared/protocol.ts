@@ -40,7 +40,7 @@ export type ResumeRequest = z.input<typeof resumeSchema>;
 export type RoomCommandRequest = z.input<typeof roomCommandSchema>;
 /**
  * A command as a phone sends it: every engine command but seatLink and claimSeat (events of their own,
- * below) and no `online`.
+ * below) and seatBack (the server's, when a phone resumes), and no `online`.
  */
 export type WireCommand = RoomCommandRequest['command'];
 export type SeatLinkRequest = z.input<typeof seatLinkSchema>;
@@ -73,7 +73,7 @@ export const SEAT_LINK_INVALID = "This link doesn't work. Ask the host for a new
 export const SEAT_LINK_EXPIRED = 'This link has expired. Ask the host for a new one.';
 /**
  * The other refusals of a claim are the engine's (seat-link.ts claimSeat): a seat gone, the host's, a
- * game over, a link used or replaced, a seat connected on another phone, a phone already in the game.
+ * game over, a link used, void or replaced, a seat connected on another phone, a phone seated at that table.
  */
 
 /** What every phone in a room receives after each change. Contains nothing secret. */
