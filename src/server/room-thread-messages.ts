@@ -29,8 +29,11 @@ export interface ViewData {
   ended: boolean;
   /** Its host's player id. */
   hostId: string;
-  /** The ids of its players holding a seat link not used yet (the engine's `seatLink`). */
-  seatLinked: string[];
+  /**
+   * The ids of its players holding a seat link not used yet (the engine's `seatLink`), when asked for
+   * whole: only a subscription and a claim's retry ask, so a command's view does not carry it.
+   */
+  seatLinked?: string[];
   /** The table's last move (tableActivity, by this process's clock). */
   activity: number;
   /** The ids of the players who left or were removed during its game (its ledger's), when asked for whole. */

@@ -76,14 +76,14 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
     nextEventSeq: room.nextEventSeq,
     ended: room.status === 'ENDED',
     hostId: room.hostId,
-    seatLinked: Object.values(room.players)
-      .filter((p) => p.seatLink !== undefined)
-      .map((p) => p.id),
     activity: tableActivity(room),
   };
   if (whole) {
     view.json = { whole: roomJson(room), none: roomJson({ ...room, log: [] }) };
     view.departed = room.ledger.map((entry) => entry.id);
+    view.seatLinked = Object.values(room.players)
+      .filter((p) => p.seatLink !== undefined)
+      .map((p) => p.id);
   }
   return view;
 }

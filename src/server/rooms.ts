@@ -34,7 +34,8 @@ export interface RoomView {
   readonly hostId: string;
   /**
    * Whether `playerId` holds a seat link not used yet (the engine's `seatLink`: the host's newest):
-   * their phone resuming then voids it, and a claim's retry is refused (socket-gateway.ts).
+   * their phone resuming then voids it, and a claim's retry is refused (socket-gateway.ts). Asked of a
+   * view loaded whole (a command's view on the room thread does not carry it).
    */
   seatLinked(playerId: string): boolean;
   /**

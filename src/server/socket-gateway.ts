@@ -465,7 +465,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         // host made for another phone, and once Ben was the host. The table as it is now rules it as
         // the engine's claimSeat would have (an answer lost on the way passes all of these).
         if (outcome.duplicate) {
-          const view = await rooms.load(roomCode);
+          const view = await rooms.load(roomCode, { whole: true });
           if (!view?.has(playerId)) return { ok: false, error: MSG.seatLinkGone };
           if (view.ended) return { ok: false, error: MSG.seatLinkEnded };
           if (view.hostId === playerId) return { ok: false, error: MSG.seatLinkHost };

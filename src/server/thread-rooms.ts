@@ -196,7 +196,9 @@ class ThreadView implements RoomView {
     return this.data.hostId;
   }
   seatLinked(playerId: string): boolean {
-    return this.data.seatLinked.includes(playerId);
+    const linked = this.data.seatLinked;
+    if (linked === undefined) throw new TypeError('threadRooms: seatLinked asked of a view not loaded whole');
+    return linked.includes(playerId);
   }
   departed(playerId: string): boolean {
     const departed = this.data.departed;
