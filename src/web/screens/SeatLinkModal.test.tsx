@@ -30,6 +30,22 @@ function deferredLink() {
   return { seatLink, answer };
 }
 
+/**
+ * The host's dialog for Ben (his phone away), its link L1 made and held by his seat, which the room then
+ * shows (Ben still away): the dialog, the table's update, and that room.
+ */
+async function openWithLink() {
+  const { seatLink, answer } = deferredLink();
+  const room = table();
+  const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
+  fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
+  const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
+  await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
+  const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
+  update(linked, ['ben']);
+  return { dialog, update, linked };
+}
+
 const moveButtons = () => screen.queryAllByRole('button', { name: /^Move .* to a New Phone$/ });
 
 describe('Table: the host moves a seat to a new phone', () => {
@@ -118,14 +134,7 @@ describe('Table: the host moves a seat to a new phone', () => {
   });
 
   it('says so once Ben is connected again (the link then goes), and closes when Ben is removed', async () => {
-    const { seatLink, answer } = deferredLink();
-    const room = table();
-    const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
-    fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
-    const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
-    await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
-    const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
-    update(linked, ['ben']);
+    const { dialog, update, linked } = await openWithLink();
     // Dee's phone takes the seat with it.
     const moved = step(linked, 'dee-phone', { type: 'claimSeat', playerId: 'ben', linkId: 'L1' });
     update(moved, []);
@@ -150,14 +159,7 @@ describe('Table: the host moves a seat to a new phone', () => {
   });
 
   it("says so when a newer link replaces the dialog's (the host's other tab), rather than the seat connected", async () => {
-    const { seatLink, answer } = deferredLink();
-    const room = table();
-    const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
-    fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
-    const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
-    await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
-    const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
-    update(linked, ['ben']);
+    const { dialog, update, linked } = await openWithLink();
     update(step(linked, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L2' }), ['ben']);
     expect(dialog.querySelector('.join-link')).toBeNull();
     expect(within(dialog).getByRole('status').textContent).toBe(
@@ -168,14 +170,7 @@ describe('Table: the host moves a seat to a new phone', () => {
   it("shows the link again when Ben's own phone was back only a moment: unused, it still works", async () => {
     // Ben's flat phone comes on at 1% and dies again before Dee's phone has scanned the code: "Nothing
     // more to do" over a link that still moves the seat left the host a dead end, Ben's seat offline.
-    const { seatLink, answer } = deferredLink();
-    const room = table();
-    const { update } = showTable(room, 'ana', ['ben'], undefined, seatLink);
-    fireEvent.click(screen.getByRole('button', { name: 'Move Ben to a New Phone' }));
-    const dialog = screen.getByRole('dialog', { name: 'Move Ben to a New Phone' });
-    await answer({ ok: true, data: { seat: 'ABCDE.ben.L1.1790000000.c2ln', expiresInMs: 15 * 60_000 } });
-    const linked = step(room, 'ana', { type: 'seatLink', playerId: 'ben', linkId: 'L1' });
-    update(linked, ['ben']);
+    const { dialog, update, linked } = await openWithLink();
     expect(dialog.querySelector('.join-link')).not.toBeNull();
     update(linked, []);
     expect(within(dialog).getByRole('status').textContent).toBe(
