@@ -33,28 +33,31 @@ const own = (room: Room, id: string): Player | undefined =>
   Object.hasOwn(room.players, id) ? room.players[id] : undefined;
 
 /**
- * `after` is `before` with only `playerId`'s seat link set to `linkId` (removed when undefined) and one
- * log line of `type` for that player.
+ * `after` is `before` with only `playerId`'s seat link and kept claim (seat-link.ts) now as `seat` says
+ * (each absent when not given) and, with a `type`, one log line of it for that player; without one,
+ * no log line.
  */
 function checkOnlySeatLink(
   before: Room,
   after: Room,
   playerId: string,
-  linkId: string | undefined,
-  type: 'seatLinkMade' | 'seatMoved' | 'seatLinkVoid',
+  seat: Pick<Player, 'seatLink' | 'seatClaim'>,
+  type: 'seatLinkMade' | 'seatMoved' | 'seatLinkVoid' | null,
 ): void {
-  const { seatLink: _was, ...seat } = before.players[playerId] as Player;
-  const players = {
-    ...before.players,
-    [playerId]: linkId === undefined ? seat : { ...seat, seatLink: linkId },
-  };
-  const { log: _log, nextEventSeq: _n, lastActivity: _l, tableActivity: _t, ...restBefore } = before;
+  const { seatLink: _was, seatClaim: _claim, ...rest } = before.players[playerId] as Player;
+  const players = { ...before.players, [playerId]: { ...rest, ...seat } };
+  const { log: logBefore, nextEventSeq: _n, lastActivity: _l, tableActivity: _t, ...restBefore } = before;
   const { log: logAfter, nextEventSeq: _n2, lastActivity: _l2, tableActivity: _t2, ...restAfter } = after;
+  const what = type ?? 'seatBack';
   // Compared as JSON with sorted keys: the seat's link is its last key, wherever the engine put it.
   check(
     canonical(restAfter) === canonical({ ...restBefore, players }),
-    `${type}: the room changed beyond its log and the seat's link`,
+    `${what}: the room changed beyond its log and the seat's link`,
   );
+  if (type === null) {
+    check(logAfter === logBefore && after.nextEventSeq === before.nextEventSeq, `${what}: a log line`);
+    return;
+  }
   const line = logAfter.at(-1);
   check(
     line?.type === type && line.playerId === playerId && line.seq === before.nextEventSeq,
@@ -549,37 +552,49 @@ export function checkTransition(
       check(res.ok === okWant, `seatLink: ok ${res.ok}, model ${okWant}`);
       if (!okWant || !after || !target) return;
       // The room gains the link's id on the seat (replacing any earlier one) and one log line.
-      checkOnlySeatLink(before, after, target.id, command.linkId, 'seatLinkMade');
+      checkOnlySeatLink(before, after, target.id, { seatLink: command.linkId }, 'seatLinkMade');
       return;
     }
     case 'claimSeat': {
       // A phone (the actor: any id, usually no member's) takes a seat with the link the host made for
-      // it last and nobody has used: not the host's seat, not one connected, not by a phone seated at
-      // the table (other than the seat itself), not once the game is over. The link goes; one log line.
+      // it last and nobody has used, or asks again with the link it used (the claim kept on the seat):
+      // not the host's seat, not one connected, not by a phone seated at the table (other than the seat
+      // itself), not once the game is over. A first claim: the link goes, the claim is kept, one log
+      // line. Again: the room as it was.
       const target = own(before, command.playerId);
+      const again = target?.seatClaim?.linkId === command.linkId && target.seatClaim.by === actor;
       const okWant =
         before.status !== 'ENDED' &&
         target !== undefined &&
         target.id !== before.hostId &&
         (actor === target.id || own(before, actor)?.isApproved !== true) &&
-        target.seatLink === command.linkId &&
+        (target.seatLink === command.linkId || again) &&
         !(command.online?.includes(target.id) ?? false);
       check(res.ok === okWant, `claimSeat: ok ${res.ok}, model ${okWant}`);
-      if (!okWant || !after || !target) return;
-      checkOnlySeatLink(before, after, target.id, undefined, 'seatMoved');
+      if (!res.ok || !target) return;
+      if (again) {
+        check(
+          res.room === before && res.events.length === 0,
+          'claimSeat: a claim asked again changed the room',
+        );
+        return;
+      }
+      check(after !== null, 'claimSeat deleted the room');
+      const seatClaim = { linkId: command.linkId, by: actor };
+      checkOnlySeatLink(before, after, target.id, { seatClaim }, 'seatMoved');
       return;
     }
     case 'seatBack': {
-      // A phone of the actor's is back: their unused link goes, with one log line; anything else
-      // (no link, not in the room, a game over) is the room as it was.
+      // A phone of the actor's is back: their unused link goes, with one log line, and a kept claim,
+      // with none; anything else (neither, not in the room, a game over) is the room as it was.
       check(res.ok, 'seatBack refused');
       const me = own(before, actor);
-      if (me?.seatLink === undefined || before.status === 'ENDED') {
+      if ((me?.seatLink === undefined && me?.seatClaim === undefined) || before.status === 'ENDED') {
         check(res.room === before && res.events.length === 0, 'seatBack changed a room with no link to void');
         return;
       }
       check(after !== null, 'seatBack deleted the room');
-      checkOnlySeatLink(before, after, actor, undefined, 'seatLinkVoid');
+      checkOnlySeatLink(before, after, actor, {}, me?.seatLink === undefined ? null : 'seatLinkVoid');
       return;
     }
     case 'claimHost': {

@@ -90,7 +90,11 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
     expect(events).toEqual([{ type: 'seatMoved', playerId: 'p1', name: 'P1' }]);
     expect(out!.log.at(-1)).toMatchObject({ type: 'seatMoved', playerId: 'p1', name: 'P1', at: 7_000 });
     const { seatLink: _used, ...p1 } = room.players.p1!;
-    expect(out!.players).toEqual({ ...room.players, p1 });
+    // The link gone; the claim kept on the seat until the new phone is in (its answer may be lost).
+    expect(out!.players).toEqual({
+      ...room.players,
+      p1: { ...p1, seatClaim: { linkId: 'L1', by: 'phone' } },
+    });
     expect('seatLink' in out!.players.p1!).toBe(false);
     expect(out!.gameState).toEqual(room.gameState);
     expect(out!.ledger).toEqual(room.ledger);
@@ -100,11 +104,37 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
 
   it('works once: a second phone with the same link is refused, even with the seat away again', () => {
     const moved = run(linked(), 'phone', claim('p1'));
+    expect(moved.players.p1!.seatClaim).toEqual({ linkId: 'L1', by: 'phone' });
     expect(refuse(moved, 'other-phone', claim('p1'))).toBe(MSG.seatLinkUsed);
-    expect(refuse(moved, 'phone', claim('p1'))).toBe(MSG.seatLinkUsed);
     expect(MSG.seatLinkUsed).toBe(
       'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
     );
+  });
+
+  it('the phone that used it asking again (its answer lost) is answered as its claim, until it is in', () => {
+    const moved = run(linked(), 'phone', claim('p1'));
+    // The same phone, the same link: the claim it made, with nothing changed and nothing logged.
+    const again = runWithEvents(moved, 'phone', claim('p1', 'L1', ['p0', 'p2']));
+    expect(again.events).toEqual([]);
+    expect(again.room).toBe(moved);
+    // Under a first claim's rules but the link's use: not while the seat is connected, not as the
+    // host, not once gone or over, not for another link of the seat's.
+    expect(refuse(moved, 'phone', claim('p1', 'L1', ['p1']))).toBe(MSG.seatLinkInUse);
+    expect(refuse(moved, 'phone', claim('p1', 'L0'))).toBe(MSG.seatLinkUsed);
+    expect(refuse(run(moved, 'p0', { type: 'makeHost', playerId: 'p1' }), 'phone', claim('p1'))).toBe(
+      MSG.seatLinkHost,
+    );
+    expect(refuse(run(moved, 'p0', { type: 'remove', playerId: 'p1' }), 'phone', claim('p1'))).toBe(
+      MSG.seatLinkGone,
+    );
+    expect(refuse(run(moved, 'p0', { type: 'endGame' }), 'phone', claim('p1'))).toBe(MSG.seatLinkEnded);
+    // A newer link made since: that one is the seat's, and the old claim goes with its making.
+    const newer = run(moved, 'p0', seatLink('p1', ['p0'], 'L2'));
+    expect('seatClaim' in newer.players.p1!).toBe(false);
+    expect(refuse(newer, 'phone', claim('p1'))).toBe(MSG.seatLinkReplaced);
+    // The new phone resumed the room as P1 (seatBack): the claim is done, and the link used for good.
+    const inside = run(moved, 'p1', { type: 'seatBack' });
+    expect(refuse(inside, 'phone', claim('p1'))).toBe(MSG.seatLinkUsed);
   });
 
   it("a newer link replaces the host's earlier one", () => {
@@ -169,7 +199,9 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
     const moved = run(run(wrong, 'p0', seatLink('p2', ['p0', 'p1'])), 'phone', claim('p2'));
     expect(moved.undo).toEqual(wrong.undo);
     const back = run(moved, 'p0', { type: 'undo', seq: wrong.undo!.seq });
-    expect(back.players).toEqual(showdown.players);
+    const { seatClaim, ...p2 } = back.players.p2!;
+    expect(seatClaim).toEqual({ linkId: 'L1', by: 'phone' });
+    expect({ ...back.players, p2 }).toEqual(showdown.players);
     expect(refuse(back, 'other-phone', claim('p2'))).toBe(MSG.seatLinkUsed);
     const undone = takenBack(back.log);
     expect(back.log.filter((e) => e.seq >= wrong.undo!.seq).map((e) => [e.type, undone(e)])).toEqual([
@@ -200,6 +232,20 @@ describe("seatBack: a phone of the player's is back, so their unused link goes",
     expect(MSG.seatLinkUsed).toBe(
       'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
     );
+  });
+
+  it("ends a kept claim, unlogged, moving nothing else, when the seat's phone (new or old) is back", () => {
+    const moved = run(linked(), 'phone', claim('p1'));
+    const { room: out, events } = runWithEvents(moved, 'p1', { type: 'seatBack' }, 9_000);
+    expect(events).toEqual([]);
+    const { seatClaim: _done, ...p1 } = moved.players.p1!;
+    expect(out!.players).toEqual({ ...moved.players, p1 });
+    expect(out!.log).toEqual(moved.log);
+    expect(out!.gameState).toEqual(moved.gameState);
+    expect(out!.undo).toEqual(moved.undo);
+    expect(out!.tableActivity).toBe(moved.tableActivity);
+    // Once gone, a phone coming back changes nothing.
+    expect(runWithEvents(out!, 'p1', { type: 'seatBack' }).room).toBe(out);
   });
 
   it('changes nothing for a seat without a link, a stranger, or a game over', () => {

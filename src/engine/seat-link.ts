@@ -17,7 +17,8 @@
  *   Bob included, that it was made.
  * - It changes nothing at the table: no chips, no turn, no seat. It keeps the undo point (undo.ts).
  * - It records the link's id on the player (`seatLink`, made by the server: the engine has no
- *   randomness), replacing any earlier one: the host's newest link is the only one that works.
+ *   randomness), replacing any earlier one: the host's newest link is the only one that works. A
+ *   claim kept from an earlier link (`seatClaim`, below) goes with it.
  *
  * claimSeat: a new phone opens the link. The server has checked the link's signature and time; the
  * engine rules the seat, in the room's turn, so two phones opening one link at once cannot both take it:
@@ -35,13 +36,23 @@
  * - The seat's own phone opening its link moves nothing and never gets here (socket-gateway.ts).
  * It logs "Bob's seat moved to a new phone" for the table, changes nothing at the table but the link,
  * and keeps the undo point.
+ * The claim is kept on the seat (`seatClaim`: the link and the phone that used it) until a phone of the
+ * player's resumes the room (seatBack): the same phone asking again with the same link, its answer
+ * lost on the way, is answered as the claim it made (nothing changes, nothing is logged), under the
+ * same rules as a first claim but the link's use. Once the new phone has resumed the room as the
+ * player, the claim is done: the phone given back ("Give This Phone Back") and opening the link again
+ * from the chat is refused as any other. Until session 42 the server answered such a repeat by the
+ * claim's command id, without the engine, and ruled the seat again with a copy of these rules; the
+ * phone that used a link could retake the seat with it for the link's 15 minutes, whenever the
+ * seat's phone was away.
  *
  * seatBack: a phone of the player's resumed the room (the server says so): the seat has a phone again,
  * so its unused link goes ("Bob's phone is back: the link to move Bob no longer works"). Without it a
  * link outlived its need: Bob's own phone back, a photo of the QR code took the seat whenever that phone
- * slept in the link's 15 minutes (session 41's review). Nothing else changes, not even the table's
- * last move (a phone coming back is no move at the table), and it keeps the undo point. A game over
- * changes no more.
+ * slept in the link's 15 minutes (session 41's review). A claim kept on the seat goes too, unlogged:
+ * the phone that made it is in (or Bob's own phone is back, and the claim is no longer wanted).
+ * Nothing else changes, not even the table's last move (a phone coming back is no move at the table),
+ * and it keeps the undo point. A game over changes no more.
  */
 import { type Draft, edit, emit, playerById } from './draft';
 import { type Outcome, UNCHANGED } from './lobby';
@@ -63,7 +74,9 @@ export function seatLink(
   if (!player.isApproved) return MSG.seatLinkNotSeated;
   if (online?.includes(playerId)) return seatLinkStillHere(player.name);
   if (typeof linkId !== 'string' || linkId === '') return MSG.unknownCommand;
-  edit(d, playerId).seatLink = linkId;
+  const seat = edit(d, playerId);
+  seat.seatLink = linkId;
+  delete seat.seatClaim;
   emit(d, { type: 'seatLinkMade', playerId, name: player.name });
   return null;
 }
@@ -75,26 +88,34 @@ export function claimSeat(
   playerId: string,
   linkId: string,
   online?: readonly string[],
-): Outcome {
+): Outcome | typeof UNCHANGED {
   if (d.room.status === 'ENDED') return MSG.seatLinkEnded;
   const player = playerById(d.players, playerId);
   if (player === undefined) return MSG.seatLinkGone;
   if (playerId === d.room.hostId) return MSG.seatLinkHost;
   if (actorId !== playerId && playerById(d.players, actorId)?.isApproved)
     return seatLinkSameTable(player.name);
-  if (player.seatLink === undefined) return MSG.seatLinkUsed;
-  if (player.seatLink !== linkId) return MSG.seatLinkReplaced;
+  const again = player.seatClaim?.linkId === linkId && player.seatClaim.by === actorId;
+  if (!again && player.seatLink === undefined) return MSG.seatLinkUsed;
+  if (!again && player.seatLink !== linkId) return MSG.seatLinkReplaced;
   if (online?.includes(playerId)) return MSG.seatLinkInUse;
-  delete edit(d, playerId).seatLink;
+  if (again) return UNCHANGED;
+  const seat = edit(d, playerId);
+  delete seat.seatLink;
+  seat.seatClaim = { linkId, by: actorId };
   emit(d, { type: 'seatMoved', playerId, name: player.name });
   return null;
 }
 
-/** seatBack (above): a phone of `actorId`'s is back; their unused seat link goes. */
+/** seatBack (above): a phone of `actorId`'s is back; their unused seat link, or kept claim, goes. */
 export function seatBack(d: Draft, actorId: string): Outcome | typeof UNCHANGED {
   const player = playerById(d.players, actorId);
-  if (player?.seatLink === undefined || d.room.status === 'ENDED') return UNCHANGED;
-  delete edit(d, actorId).seatLink;
+  if (player === undefined || d.room.status === 'ENDED') return UNCHANGED;
+  if (player.seatLink === undefined && player.seatClaim === undefined) return UNCHANGED;
+  const seat = edit(d, actorId);
+  delete seat.seatClaim;
+  if (player.seatLink === undefined) return null;
+  delete seat.seatLink;
   emit(d, { type: 'seatLinkVoid', playerId: actorId, name: player.name });
   return null;
 }

@@ -96,6 +96,12 @@ export interface Player {
    * (seat-link.ts): a link works once, and a newer one replaces it. Absent otherwise.
    */
   seatLink?: string;
+  /**
+   * The link that last moved this seat and the phone (its own player id) that used it, until a phone of
+   * this player's resumes the room (seat-link.ts): that phone asking again with that link, its answer
+   * lost on the way, is answered as the claim it made. Absent otherwise; never beside `seatLink`.
+   */
+  seatClaim?: { linkId: string; by: string };
 }
 
 /**
