@@ -30,10 +30,11 @@ export interface ViewData {
   /** Its host's player id. */
   hostId: string;
   /**
-   * The ids of its players holding a seat link not used yet (the engine's `seatLink`), when asked for
-   * whole: only a subscription and a claim's retry ask, so a command's view does not carry it.
+   * The ids of its players whose seat holds a seat link not used yet or a kept claim (the engine's
+   * `seatLink`, `seatClaim`), when asked for whole: only a subscription asks, so a command's view does
+   * not carry it.
    */
-  seatLinked?: string[];
+  linkPending?: string[];
   /** The table's last move (tableActivity, by this process's clock). */
   activity: number;
   /** The ids of the players who left or were removed during its game (its ledger's), when asked for whole. */

@@ -81,8 +81,8 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
   if (whole) {
     view.json = { whole: roomJson(room), none: roomJson({ ...room, log: [] }) };
     view.departed = room.ledger.map((entry) => entry.id);
-    view.seatLinked = Object.values(room.players)
-      .filter((p) => p.seatLink !== undefined)
+    view.linkPending = Object.values(room.players)
+      .filter((p) => p.seatLink !== undefined || p.seatClaim !== undefined)
       .map((p) => p.id);
   }
   return view;

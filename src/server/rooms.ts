@@ -33,11 +33,12 @@ export interface RoomView {
   /** The host's player id (a seat link never moves the host's seat: socket-gateway.ts claimSeat). */
   readonly hostId: string;
   /**
-   * Whether `playerId` holds a seat link not used yet (the engine's `seatLink`: the host's newest):
-   * their phone resuming then voids it, and a claim's retry is refused (socket-gateway.ts). Asked of a
-   * view loaded whole (a command's view on the room thread does not carry it).
+   * Whether `playerId`'s seat holds a seat link not used yet (the engine's `seatLink`: the host's
+   * newest) or a claim kept until the new phone is in (`seatClaim`): their phone resuming ends it
+   * (seatBack; socket-gateway.ts). Asked of a view loaded whole (a command's view on the room thread
+   * does not carry it).
    */
-  seatLinked(playerId: string): boolean;
+  linkPending(playerId: string): boolean;
   /**
    * Whether `playerId` left or was removed during the game (the engine's leftDuringGame): not in the
    * room, but named by its results, which they may see once it has ended.
@@ -136,8 +137,10 @@ class RecordView implements RoomView {
   get hostId(): string {
     return this.record.room.hostId;
   }
-  seatLinked(playerId: string): boolean {
-    return isInRoom(this.record.room, playerId) && this.record.room.players[playerId]?.seatLink !== undefined;
+  linkPending(playerId: string): boolean {
+    if (!isInRoom(this.record.room, playerId)) return false;
+    const seat = this.record.room.players[playerId];
+    return seat?.seatLink !== undefined || seat?.seatClaim !== undefined;
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);

@@ -4,7 +4,7 @@
  * (the claim of one link raced on both: one seat, one move). seat-link.test.ts runs on a clock of its
  * own, which keeps it off both.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../engine';
 import type { SeatClaim, SeatLinkResponse } from '../shared/protocol';
 import { appsOnRedis } from './scale-out/apps-on-redis';
@@ -72,6 +72,14 @@ describe('a seat link with the rooms on the room thread', () => {
     // With Ben's seat connected, a newer link is refused; the spent one stays spent.
     expect((await seatLink(ana, code, benId)).ok).toBe(false);
     expect(await claimSeat(await phone(s), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    // The new phone in as Ben ended the claim kept on the seat (the thread's view says which seats
+    // hold one): given back, and Ben's seat away, the phone that used the link takes nothing with it.
+    await vi.waitFor(async () =>
+      expect((await s.store.load(code))!.room.players[benId]?.seatClaim).toBeUndefined(),
+    );
+    moved.close();
+    await ana.waitFor(() => ana.latest?.presence[benId] === false, 5000, 'Ben away again');
+    expect(await claimSeat(winner, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
   });
 
   it("Ben's phone back voids his unused link (the thread's view says which seats have one)", async () => {

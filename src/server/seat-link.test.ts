@@ -3,7 +3,7 @@
  * an expiring link) and a new phone's `claimSeat`, which gives it the seat's credentials; reconnected
  * with them, the new phone is that player: same seat, same chips, their turn.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../engine';
 import {
   SEAT_LINK_EXPIRED,
@@ -347,8 +347,8 @@ describe('moving a seat to a new phone', () => {
 
   it("the phone that used a link, given back, opening it again takes nothing the link could not: a seat connected, a newer link, the host's seat", async () => {
     // Dee's phone took Ben's seat, then gave it back ("Give This Phone Back": the phone its own player
-    // again); the link is still in her chat. Its claim's command id is the link's, her player the
-    // actor: a retry of an answer lost on the way, which must not pass what the engine would refuse.
+    // again); the link is still in her chat. Her player is the actor, as for an answer lost on the way,
+    // which must not pass what a first claim could not.
     const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
     const [ana, ben] = phones as [TestClient, TestClient, TestClient];
     const token = ben.token;
@@ -356,12 +356,17 @@ describe('moving a seat to a new phone', () => {
     const { seat } = okData(await seatLink(ana, code, ben.playerId));
     const dee = await connect();
     okData(await claimSeat(dee, seat));
-    // Ben's own phone is back at the table: a second Ben is no retry.
+    // Ben's own phone is back at the table: a second Ben is no retry. Its resume ends Dee's claim
+    // (seatBack, after the subscription): the link is spent for her, Ben's phone there or not.
     const bensOwn = await connect(token);
     okData(await bensOwn.resume(code));
-    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkInUse });
-    // Ben's own phone goes flat again and the host makes Eve's phone a newer link: Dee's is replaced.
+    const claimOf = async () => (await server.store.load(code))!.room.players[ben.playerId]?.seatClaim;
+    await vi.waitFor(async () => expect(await claimOf()).toBeUndefined(), { timeout: 5000 });
+    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    // Ben's own phone goes flat again: still spent. The host makes Eve's phone a newer link: Dee's is
+    // replaced.
     await away(bensOwn, ana);
+    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
     const newer = okData(await seatLink(ana, code, ben.playerId)).seat;
     expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkReplaced });
     // Eve's phone uses it; once Ben is the host, Dee's link is no way to the host's seat either.
@@ -371,53 +376,52 @@ describe('moving a seat to a new phone', () => {
     expect((await server.store.load(code))!.room.log.filter((e) => e.type === 'seatMoved')).toHaveLength(2);
   });
 
-  it("a phone's own command under the claim's id (claim:<linkId>) is no pass: the engine still rules its claim", async () => {
+  it("the phone that used a link, once in as Ben and given back, cannot retake the seat with it while Ben's phone sleeps", async () => {
+    // Dee's phone took Ben's seat and played as Ben (it resumed the room with the seat's credentials),
+    // then gave it back; Ben's phone (the one Dee lent) sleeps. The link, still in her chat and within
+    // its 15 minutes, is spent: until session 42 her phone was answered as the claim's retry and was
+    // Ben again, whenever the seat's phone was away.
     const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
     const [ana, ben] = phones as [TestClient, TestClient, TestClient];
     await away(ben, ana);
     const { seat } = okData(await seatLink(ana, code, ben.playerId));
-    // A photo of the QR code: the link's id is in its text. The photo's phone asks to join the game
-    // under the id the server gives the claim, so the room remembers (its player, claim:<linkId>).
+    const dee = await connect();
+    const { credentials } = okData(await claimSeat(dee, seat));
+    // Before her phone is in, asking again (an answer lost) gets the same credentials, nothing logged.
+    expect(okData(await claimSeat(dee, seat)).credentials).toEqual(credentials);
+    const asBen = await connect(credentials.token);
+    okData(await asBen.resume(code));
+    const claimEnded = async () => (await server.store.load(code))!.room.players[ben.playerId]?.seatClaim;
+    await ana.waitFor(() => ana.latest?.presence[ben.playerId] === true, 5000, 'Ben in on the new phone');
+    await vi.waitFor(async () => expect(await claimEnded()).toBeUndefined(), { timeout: 5000 });
+    await away(asBen, ana);
+    expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    expect((await server.store.load(code))!.room.log.filter((e) => e.type === 'seatMoved')).toHaveLength(1);
+  });
+
+  it("a phone's own command under any id is no pass: a claim runs under an id of the server's", async () => {
+    // Until session 42 a claim ran under `claim:<linkId>` (the link's id is in its text), and a phone
+    // that first joined under that id had its claim answered as that retry, without the engine.
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben] = phones as [TestClient, TestClient, TestClient];
+    await away(ben, ana);
+    const { seat } = okData(await seatLink(ana, code, ben.playerId));
     const photo = await connect();
     const linkId = seat.split('.')[2]!;
-    const claimId = `claim:${linkId}`;
-    const asked = await emitWithAck(photo.socket, 'joinRoom', {
-      commandId: claimId,
-      roomCode: code,
-      name: 'Eve',
-      startingChips: 5_000,
-    });
-    // Ben's new phone uses the link first: it is spent.
-    okData(await claimSeat(await connect(), seat));
-    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
-    // Nor, once Ben is the host, does it take the host's seat.
-    const bensOwn = await connect(ben.token);
-    okData(await bensOwn.resume(code));
-    okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
-    await away(bensOwn, ana);
-    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: expect.any(String) });
-    // No phone may send an id of that kind, on any event.
-    expect(asked).toEqual({ ok: false, error: 'Invalid request' });
-    expect(
-      await emitWithAck(photo.socket, 'command', {
-        commandId: claimId,
+    okData(
+      await emitWithAck(photo.socket, 'joinRoom', {
+        commandId: `claim:${linkId}`,
         roomCode: code,
-        command: { type: 'leave' },
-      }),
-    ).toEqual({
-      ok: false,
-      error: 'Invalid request',
-    });
-    expect(
-      await emitWithAck(photo.socket, 'createRoom', {
-        commandId: claimId,
         name: 'Eve',
         startingChips: 5_000,
       }),
-    ).toEqual({
-      ok: false,
-      error: 'Invalid request',
-    });
+    );
+    // Ben's new phone uses the link first: it is spent for the photo's phone, whatever it sent before.
+    okData(await claimSeat(await connect(), seat));
+    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    // Nor, once Ben is the host, does it take the host's seat.
+    okData(await ana.command(code, { type: 'makeHost', playerId: ben.playerId }));
+    expect(await claimSeat(photo, seat)).toEqual({ ok: false, error: MSG.seatLinkHost });
   });
 
   it("a newer link replaces the host's earlier one", async () => {

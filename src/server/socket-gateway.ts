@@ -26,7 +26,6 @@ import {
   TOO_MANY_REQUESTS,
 } from '../shared/protocol';
 import {
-  CLAIM_COMMAND_ID_PREFIX,
   claimSeatSchema,
   createRoomSchema,
   joinRoomSchema,
@@ -226,13 +225,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // The typed emit wants a RoomSnapshot; an EncodedSnapshot's text is written by the encoder.
       if (!wasOnline && presenceTold.take(roomCode))
         socket.to(roomCode).emit('room', (await rooms.snapshotOf(view, 'none')) as never);
-      back = view.seatLinked(playerId);
+      back = view.linkPending(playerId);
       return acked;
     });
     // A phone of the player's is back in the room: a seat link the host made while it was away, unused,
     // no longer works (the engine's seatBack). Left live, it took the seat whenever this phone slept
-    // in the link's 15 minutes (session 41's review). After the subscription, in the room's queue of
-    // its own (this one would wait on itself), and its answer goes to nobody: the room's broadcast
+    // in the link's 15 minutes (session 41's review). A claim kept on the seat ends too: the phone that
+    // made it is in (or the player's old phone is back). After the subscription, in the room's queue
+    // of its own (this one would wait on itself), and its answer goes to nobody: the room's broadcast
     // tells the table, and a failure leaves the link as it was.
     return subscribed.finally(() => {
       if (!back) return;
@@ -425,8 +425,12 @@ export function attachGateway(deps: GatewayDeps): () => void {
   // phones opening it at once: the second is refused), a newer link replaces it, and it is refused
   // once the player is no longer in the room, is the host, or has a phone connected there (the old
   // phone came back), and for a phone seated at that table.
-  // Its command id is the link's, with the phone's own player id as the actor: the same phone asking
-  // again (its answer lost on the way) is answered as a retry, and gets its credentials again.
+  // The actor is the phone's own player id, and the command id the server's, new each time: the same
+  // phone asking again (its answer lost on the way) is ruled by the engine too, which keeps the claim
+  // on the seat until a phone of the player's resumes the room, and answers it as the claim it made.
+  // Until session 42 the claim ran under `claim:<linkId>` and such a repeat was answered as the room's
+  // retry, without the engine; a copy of its rules here ruled the seat again, and phones were refused
+  // ids of that kind (the id is in the link's text: a phone's own command under it passed as the claim).
   // Charged as a join: it seats a phone, and a link it cannot read costs the IP's joins, not a lookup
   // (it says nothing about which rooms exist).
   const onClaimSeat = listenerFor(
@@ -452,27 +456,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
         // Not `run`: that subscribes a sender who is a member, and a phone holding this player's seat
         // in another game by link is this player (its credentials are for that game only).
         const command: Command = { type: 'claimSeat', playerId, linkId };
-        // An id no phone may send (schemas.ts): a phone's own command under it would be this claim's retry.
-        const claimId = `${CLAIM_COMMAND_ID_PREFIX}${linkId}`;
-        const outcome = await rooms.execute(roomCode, socket.data.playerId, claimId, command, {
+        const outcome = await rooms.execute(roomCode, socket.data.playerId, randomUUID(), command, {
           prepare: withOnline(roomCode),
         });
         if (!outcome.ok)
           return { ok: false, error: outcome.error === ROOM_NOT_FOUND ? MSG.seatLinkGone : outcome.error };
-        // A retry is answered without the engine, and is not always one: the phone that used the link,
-        // given back ("Give This Phone Back") and opening it again from the chat, asks under the same
-        // id. It took the seat again while Ben's own phone played on (two Bens), past a newer link the
-        // host made for another phone, and once Ben was the host. The table as it is now rules it as
-        // the engine's claimSeat would have (an answer lost on the way passes all of these).
-        if (outcome.duplicate) {
-          const view = await rooms.load(roomCode, { whole: true });
-          if (!view?.has(playerId)) return { ok: false, error: MSG.seatLinkGone };
-          if (view.ended) return { ok: false, error: MSG.seatLinkEnded };
-          if (view.hostId === playerId) return { ok: false, error: MSG.seatLinkHost };
-          if (view.seatLinked(playerId)) return { ok: false, error: MSG.seatLinkReplaced };
-          if ((await broadcaster.onlinePlayers(roomCode)).has(playerId))
-            return { ok: false, error: MSG.seatLinkInUse };
-        }
       }
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
       // The seat's player in that room only (identity.ts): never the player's own credentials, which

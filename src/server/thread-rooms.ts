@@ -195,10 +195,11 @@ class ThreadView implements RoomView {
   get hostId(): string {
     return this.data.hostId;
   }
-  seatLinked(playerId: string): boolean {
-    const linked = this.data.seatLinked;
-    if (linked === undefined) throw new TypeError('threadRooms: seatLinked asked of a view not loaded whole');
-    return linked.includes(playerId);
+  linkPending(playerId: string): boolean {
+    const pending = this.data.linkPending;
+    if (pending === undefined)
+      throw new TypeError('threadRooms: linkPending asked of a view not loaded whole');
+    return pending.includes(playerId);
   }
   departed(playerId: string): boolean {
     const departed = this.data.departed;

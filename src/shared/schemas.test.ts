@@ -23,12 +23,6 @@ describe('amounts, ids and names', () => {
     const startGame = { type: 'startGame' };
     expect(['x', 'x'.repeat(64)].map((id) => command(startGame, id))).toEqual([true, true]);
     expect(['', 'x'.repeat(65)].map((id) => command(startGame, id))).toEqual([false, false]);
-    // Never the server's own kind, a seat link's claim (socket-gateway.ts onClaimSeat): it would be
-    // answered as that claim's retry. Elsewhere in an id, or in another case, the word is a phone's.
-    expect(['claim:AAAAAAAAAAA', 'claim:'].map((id) => command(startGame, id))).toEqual([false, false]);
-    const join = (commandId: string) =>
-      ok(joinRoomSchema, { commandId, roomCode: 'ABCDE', name: 'Eve', startingChips: 100 });
-    expect(['claim:x', 'Claim:x', 'x-claim:'].map(join)).toEqual([false, true, true]);
   });
 
   it('a player id is 1 to 64 letters, digits and dashes, nothing before or after', () => {

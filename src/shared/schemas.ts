@@ -23,21 +23,7 @@ const cents = z.number().int().min(0).max(MAX_AMOUNT_CENTS);
  */
 const tableCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const playerId = z.string().regex(PLAYER_ID_PATTERN);
-/**
- * The prefix of the command id the server runs a seat link's claim under (`claim:<linkId>`,
- * socket-gateway.ts onClaimSeat). A phone's own ids never start with it: the room answers an (actor,
- * command id) pair it already applied as a retry, without the engine, and the link's id is in the
- * link's text (and on the seat in every snapshot). A phone holding a photo of the QR code that first
- * joined under `claim:<linkId>` had its claim answered as that retry: the seat taken after the link
- * was used or replaced, while Ben's phone was connected, and once Ben was the host (session 41's
- * review).
- */
-export const CLAIM_COMMAND_ID_PREFIX = 'claim:';
-const commandId = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((id) => !id.startsWith(CLAIM_COMMAND_ID_PREFIX));
+const commandId = z.string().min(1).max(64);
 const roomCodeSchema = z
   .string()
   .length(ROOM_CODE_LENGTH)
