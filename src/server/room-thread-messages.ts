@@ -27,8 +27,6 @@ export interface ViewData {
   nextEventSeq: number;
   /** Whether its game has ended (status ENDED). */
   ended: boolean;
-  /** Its host's player id. */
-  hostId: string;
   /**
    * The ids of its players whose seat holds a seat link not used yet or a kept claim (the engine's
    * `seatLink`, `seatClaim`), when asked for whole: only a subscription asks, so a command's view does

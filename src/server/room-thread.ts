@@ -75,7 +75,6 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
     players: Object.keys(room.players),
     nextEventSeq: room.nextEventSeq,
     ended: room.status === 'ENDED',
-    hostId: room.hostId,
     activity: tableActivity(room),
   };
   if (whole) {

@@ -30,8 +30,6 @@ export interface RoomView {
   has(playerId: string): boolean;
   /** Whether the game has ended (status ENDED): nothing in the room changes any more. */
   readonly ended: boolean;
-  /** The host's player id (a seat link never moves the host's seat: socket-gateway.ts claimSeat). */
-  readonly hostId: string;
   /**
    * Whether `playerId`'s seat holds a seat link not used yet (the engine's `seatLink`: the host's
    * newest) or a claim kept until the new phone is in (`seatClaim`): their phone resuming ends it
@@ -133,9 +131,6 @@ class RecordView implements RoomView {
   }
   get ended(): boolean {
     return this.record.room.status === 'ENDED';
-  }
-  get hostId(): string {
-    return this.record.room.hostId;
   }
   linkPending(playerId: string): boolean {
     if (!isInRoom(this.record.room, playerId)) return false;

@@ -192,9 +192,6 @@ class ThreadView implements RoomView {
   get ended(): boolean {
     return this.data.ended;
   }
-  get hostId(): string {
-    return this.data.hostId;
-  }
   linkPending(playerId: string): boolean {
     const pending = this.data.linkPending;
     if (pending === undefined)
