@@ -14,7 +14,7 @@ import { MSG } from './messages';
 import { rebuy } from './rebuy';
 import { autoEnd, endGame } from './results';
 import { tableActivity } from './room';
-import { claimSeat, seatBack, seatLink } from './seat-link';
+import { claimSeat, holdsSeat, seatBack, seatLink } from './seat-link';
 import { arrangeSeats, sitOut } from './seating';
 import type { Command, CommandResult, Player, Room } from './types';
 import { nextUndoPoint, undo } from './undo';
@@ -100,6 +100,13 @@ function unknownCommand(_command: never): string {
  * join, approving twice, leaving an ended game) return the same room object and no events.
  */
 export function applyCommand(room: Room, actorId: string, command: Command, now: number): CommandResult {
+  // A phone holding the actor's seat by the credentials of a link whose claim is no longer the seat's
+  // newest (seat-link.ts holdsSeat) is not that player: a photo of an earlier QR code, or a phone
+  // given back, was the player for good until session 43 (every claim's credentials were the same).
+  const via = typeof command === 'object' && command !== null ? command.via : undefined;
+  const seat = via === undefined ? undefined : playerById(room.players, actorId);
+  if (seat !== undefined && !holdsSeat(seat, via as string))
+    return { ok: false, error: MSG.seatHeldElsewhere };
   const d = openDraft(room, now);
   const outcome = dispatch(d, actorId, command);
   if (typeof outcome === 'symbol') return { ok: true, room, events: [] };

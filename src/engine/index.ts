@@ -23,6 +23,7 @@ export {
   seatOrder,
   tableActivity,
 } from './room';
+export { holdsSeat } from './seat-link';
 export { dealtIn, inHand } from './seats';
 export { settle } from './settlement';
 export * from './types';

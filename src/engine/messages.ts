@@ -82,6 +82,8 @@ export const MSG = {
     'This link no longer works: the seat has a phone again. Ask the host for a new one if the seat is yours.',
   seatLinkReplaced: 'The host has made a newer link for this seat. Ask the host for it.',
   seatLinkInUse: 'This seat is connected on another phone. Ask the host for a new link if it is yours.',
+  // A phone holding a seat by an earlier link, once a newer link moved it (seat-link.ts heldByLink)
+  seatHeldElsewhere: 'This seat has moved to another phone. Ask the host for a new link if it is yours.',
   claimHostNotPlaying: 'Taking over as host is only possible during a game',
   hostNotAway: 'The host can be replaced only after the table has waited 3 minutes for them',
 

@@ -511,14 +511,27 @@ function checkUndo(
     // A latecomer still waiting then may have left or been denied since, and even asked again under
     // the same id, a new request (each kept the point): the undo restores nothing of theirs.
     if (was.players[id]?.status === 'waiting_approval' && after.players[id]?.status !== 'active') continue;
-    // Sitting out, the seat's link and its kept claim (all kept the point) stay as they are now: no
-    // undo restores them.
-    const { away: awayAfter, seatLink: linkAfter, seatClaim: claimAfter, ...kept } = after.players[id] ?? {};
-    const { away: _awayThen, seatLink: _linkThen, seatClaim: _claimThen, ...then } = was.players[id] ?? {};
+    // Sitting out, the seat's link, its kept claim and the link that holds it (all kept the point) stay
+    // as they are now: no undo restores them.
+    const {
+      away: awayAfter,
+      seatLink: linkAfter,
+      seatClaim: claimAfter,
+      heldByLink: heldAfter,
+      ...kept
+    } = after.players[id] ?? {};
+    const {
+      away: _awayThen,
+      seatLink: _linkThen,
+      seatClaim: _claimThen,
+      heldByLink: _heldThen,
+      ...then
+    } = was.players[id] ?? {};
     check(JSON.stringify(kept) === JSON.stringify(then), `undo: player ${id}`);
     check(awayAfter === before.players[id]?.away, `undo: player ${id} away`);
     check(linkAfter === before.players[id]?.seatLink, `undo: player ${id} seat link`);
     check(claimAfter === before.players[id]?.seatClaim, `undo: player ${id} seat claim`);
+    check(heldAfter === before.players[id]?.heldByLink, `undo: player ${id} seat held by link`);
   }
   for (const id of Object.keys(after.players))
     if (!(id in was.players))

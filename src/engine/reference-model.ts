@@ -34,14 +34,14 @@ const own = (room: Room, id: string): Player | undefined =>
 
 /**
  * `after` is `before` with only `playerId`'s seat link and kept claim (seat-link.ts) now as `seat` says
- * (each absent when not given) and, with a `type`, one log line of it for that player; without one,
+ * (each absent when not given; the link that holds the seat, heldByLink, as before unless given) and, with a `type`, one log line of it for that player; without one,
  * no log line.
  */
 function checkOnlySeatLink(
   before: Room,
   after: Room,
   playerId: string,
-  seat: Pick<Player, 'seatLink' | 'seatClaim'>,
+  seat: Pick<Player, 'seatLink' | 'seatClaim' | 'heldByLink'>,
   type: 'seatLinkMade' | 'seatMoved' | 'seatLinkVoid' | null,
 ): void {
   const { seatLink: _was, seatClaim: _claim, ...rest } = before.players[playerId] as Player;
@@ -580,8 +580,9 @@ export function checkTransition(
         return;
       }
       check(after !== null, 'claimSeat deleted the room');
+      // The claim's link is the one whose room-scoped credentials hold the seat from now on.
       const seatClaim = { linkId: command.linkId, by: actor };
-      checkOnlySeatLink(before, after, target.id, { seatClaim }, 'seatMoved');
+      checkOnlySeatLink(before, after, target.id, { seatClaim, heldByLink: command.linkId }, 'seatMoved');
       return;
     }
     case 'seatBack': {

@@ -93,7 +93,7 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
     // The link gone; the claim kept on the seat until the new phone is in (its answer may be lost).
     expect(out!.players).toEqual({
       ...room.players,
-      p1: { ...p1, seatClaim: { linkId: 'L1', by: 'phone' } },
+      p1: { ...p1, seatClaim: { linkId: 'L1', by: 'phone' }, heldByLink: 'L1' },
     });
     expect('seatLink' in out!.players.p1!).toBe(false);
     expect(out!.gameState).toEqual(room.gameState);
@@ -135,6 +135,42 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
     // The new phone resumed the room as P1 (seatBack): the claim is done, and the link used for good.
     const inside = run(moved, 'p1', { type: 'seatBack' });
     expect(refuse(inside, 'phone', claim('p1'))).toBe(MSG.seatLinkUsed);
+  });
+
+  it("the claim's link holds the seat: a phone holding it by an earlier link's credentials is refused every command", () => {
+    // A photo of the QR code opened first: that phone held P1's seat by the credentials of L1. The host
+    // makes L2 once it is away, and P1's own new phone claims it: the L1 phone is P1 no more (the server
+    // puts the link of a phone's room-scoped credentials in its commands as `via`).
+    const moved = run(linked(), 'photo', claim('p1'));
+    expect(moved.players.p1!.heldByLink).toBe('L1');
+    const asL1 = run(moved, 'p1', { type: 'act', action: 'CALL', via: 'L1' });
+    expect(asL1.log.at(-1)).toMatchObject({ type: 'playerActed', playerId: 'p1' });
+    const newer = run(run(moved, 'p0', seatLink('p1', ['p0'], 'L2')), 'phone', claim('p1', 'L2'));
+    expect(newer.players.p1!.heldByLink).toBe('L2');
+    for (const command of [
+      { type: 'act', action: 'ALL_IN' },
+      { type: 'leave' },
+      { type: 'sitOut', away: true },
+      { type: 'seatBack' },
+    ] as const)
+      expect(refuse(newer, 'p1', { ...command, via: 'L1' }), command.type).toBe(MSG.seatHeldElsewhere);
+    // Credentials made before links were named (`via: ''`) hold a seat only until it is claimed again.
+    expect(refuse(newer, 'p1', { type: 'act', action: 'CALL', via: '' })).toBe(MSG.seatHeldElsewhere);
+    expect(run(linked(), 'p1', { type: 'act', action: 'CALL', via: '' }).log.at(-1)).toMatchObject({
+      type: 'playerActed',
+    });
+    // The newest claim's phone, and the player's own credentials (no `via`), are P1.
+    expect(run(newer, 'p1', { type: 'act', action: 'CALL', via: 'L2' }).log.at(-1)).toMatchObject({
+      type: 'playerActed',
+      playerId: 'p1',
+    });
+    expect(run(newer, 'p1', { type: 'act', action: 'CALL' }).log.at(-1)).toMatchObject({
+      type: 'playerActed',
+    });
+    // It is kept for good: the new phone in (seatBack), an undo, a newer link not yet used.
+    const inside = run(newer, 'p1', { type: 'seatBack' });
+    expect(inside.players.p1!.heldByLink).toBe('L2');
+    expect(run(inside, 'p0', seatLink('p1', ['p0'], 'L3')).players.p1!.heldByLink).toBe('L2');
   });
 
   it("a newer link replaces the host's earlier one", () => {
@@ -199,8 +235,9 @@ describe('claimSeat: a new phone takes the seat with the link', () => {
     const moved = run(run(wrong, 'p0', seatLink('p2', ['p0', 'p1'])), 'phone', claim('p2'));
     expect(moved.undo).toEqual(wrong.undo);
     const back = run(moved, 'p0', { type: 'undo', seq: wrong.undo!.seq });
-    const { seatClaim, ...p2 } = back.players.p2!;
+    const { seatClaim, heldByLink, ...p2 } = back.players.p2!;
     expect(seatClaim).toEqual({ linkId: 'L1', by: 'phone' });
+    expect(heldByLink).toBe('L1');
     expect({ ...back.players, p2 }).toEqual(showdown.players);
     expect(refuse(back, 'other-phone', claim('p2'))).toBe(MSG.seatLinkUsed);
     const undone = takenBack(back.log);

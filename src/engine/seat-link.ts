@@ -46,6 +46,11 @@
  * phone that used a link could retake the seat with it for the link's 15 minutes, whenever the
  * seat's phone was away.
  *
+ * The claim's link holds the seat (`heldByLink`, kept for good, replaced by the next claim): the
+ * server's room-scoped credentials name their link and carry it in every command as `via`, and
+ * applyCommand refuses one naming another (holdsSeat). Until session 43 every claim's credentials were
+ * the same, so a phone that once held the seat was the player for good.
+ *
  * seatBack: a phone of the player's resumed the room (the server says so): the seat has a phone again,
  * so its unused link goes ("Bob's phone is back: the link to move Bob no longer works"). Without it a
  * link outlived its need: Bob's own phone back, a photo of the QR code took the seat whenever that phone
@@ -57,6 +62,7 @@
 import { type Draft, edit, emit, playerById } from './draft';
 import { type Outcome, UNCHANGED } from './lobby';
 import { MSG, seatLinkSameTable, seatLinkStillHere } from './messages';
+import type { Player } from './types';
 
 /** seatLink (above): the host (`actorId`) asks for a link moving `playerId`'s seat to a new phone. */
 export function seatLink(
@@ -103,8 +109,18 @@ export function claimSeat(
   const seat = edit(d, playerId);
   delete seat.seatLink;
   seat.seatClaim = { linkId, by: actorId };
+  seat.heldByLink = linkId;
   emit(d, { type: 'seatMoved', playerId, name: player.name });
   return null;
+}
+
+/**
+ * Whether a phone of `player`'s holding room-scoped credentials made for the link `via` holds the seat
+ * (heldByLink, above): only the newest claim's phone does ('' for credentials made before links were
+ * named, good while no claim has moved the seat since).
+ */
+export function holdsSeat(player: Pick<Player, 'heldByLink'>, via: string): boolean {
+  return (player.heldByLink ?? '') === via;
 }
 
 /** seatBack (above): a phone of `actorId`'s is back; their unused seat link, or kept claim, goes. */

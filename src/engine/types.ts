@@ -102,6 +102,13 @@ export interface Player {
    * lost on the way, is answered as the claim it made. Absent otherwise; never beside `seatLink`.
    */
   seatClaim?: { linkId: string; by: string };
+  /**
+   * The link whose claim last moved this seat to a new phone (seat-link.ts): the room-scoped
+   * credentials the server gave for that claim are this seat's; those of any earlier claim are no
+   * longer (a command carrying an earlier link as `via` is refused). Absent for a seat never moved
+   * since session 43. Kept for good (a phone given back keeps nothing: a newer claim replaces it).
+   */
+  heldByLink?: string;
 }
 
 /**
@@ -237,8 +244,18 @@ export interface Settlement {
   toPlayerId: string;
 }
 
-/** A command sent by a user. The actor (who sends it) is passed separately and never trusted from here. */
-export type Command =
+/**
+ * A command sent by a user. The actor (who sends it) is passed separately and never trusted from here.
+ * `via`: set by the server, never by a phone (the wire schema refuses it), when the actor's phone holds
+ * their seat by room-scoped credentials (a seat moved by link): the link those credentials were made
+ * for. A command is refused when it names a link other than the one whose claim last moved the actor's
+ * seat (seat-link.ts heldByLink): an earlier phone's credentials are spent once the seat moved on.
+ * Credentials made before links were named carry `''`.
+ */
+export type Command = CommandBody & { via?: string };
+
+/** The commands themselves (Command, without the server's `via`). */
+type CommandBody =
   | { type: 'join'; name: string; startingChips: number }
   | { type: 'approve'; playerId: string }
   | { type: 'remove'; playerId: string }

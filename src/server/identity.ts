@@ -4,25 +4,38 @@
  * sharing SESSION_SECRET accepts the same tokens. The player id is the spec's authenticated user id.
  *
  * A seat moved to a new phone by a link (the engine's seatLink) is held there by room-scoped
- * credentials: `<roomCode>:<playerId>.<signature>`, the signature HMAC-SHA256(secret, "room|" + room +
- * "|" + player id). They are that player in that room only (the gateway refuses them every other room
- * and a new one): a link photographed or opened on a friend's phone is never the player's own
- * identity, which a browser keeps for every game it joins (the session-40 review: a friend's browser
- * that took Bob's seat was Bob in every later game, Bob's own included).
+ * credentials: `<roomCode>:<playerId>:<linkId>.<signature>`, the signature HMAC-SHA256(secret, "room|"
+ * + room + "|" + player id + "|" + link id). They are that player in that room only (the gateway
+ * refuses them every other room and a new one): a link photographed or opened on a friend's phone is
+ * never the player's own identity, which a browser keeps for every game it joins (the session-40
+ * review: a friend's browser that took Bob's seat was Bob in every later game, Bob's own included).
+ * They name the link they were claimed with, and hold the seat only while that claim is the seat's
+ * newest (the engine's heldByLink, checked with every command and resume): until session 43 every
+ * claim of a seat got the same credentials, so a phone that once held it (a photo of the QR code
+ * opened first, a phone given back with its storage copied) was the player for good, whichever phone
+ * the host moved the seat to after. Those made before then (`<roomCode>:<playerId>.<signature>`, the
+ * signature's text without the link) are still read, as naming no link (`link: ''`): a phone holding
+ * a seat across the upgrade keeps it until the seat is claimed again.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PLAYER_ID_PATTERN, ROOM_CODE_LENGTH } from '../shared/limits';
 import type { SessionCredentials } from '../shared/protocol';
 
+/** Credentials as a token proves them: room-scoped ones name the link they were claimed with. */
+export type ReadCredentials = SessionCredentials & { link?: string };
+
 /** Issues and verifies session tokens with one secret. */
 export interface Identity {
   /**
-   * The credentials a token proves (`room` set for room-scoped ones: seatCredentials), or null when it
-   * is missing, malformed or forged.
+   * The credentials a token proves (`room` and `link` set for room-scoped ones: seatCredentials), or
+   * null when it is missing, malformed or forged.
    */
-  read(token: unknown): SessionCredentials | null;
-  /** Room-scoped credentials: `playerId` in `roomCode` only (a seat claimed by a link). */
-  seatCredentials(roomCode: string, playerId: string): SessionCredentials;
+  read(token: unknown): ReadCredentials | null;
+  /**
+   * Room-scoped credentials: `playerId` in `roomCode` only, for as long as the claim with the link
+   * `linkId` is the seat's newest (a seat claimed by a link).
+   */
+  seatCredentials(roomCode: string, playerId: string, linkId: string): SessionCredentials;
   /** Credentials for a new anonymous player. */
   issue(): SessionCredentials;
   /** Credentials for a known player id (the same token every time). */
@@ -48,8 +61,10 @@ const SEAT_LINK = new RegExp(
 );
 
 const MAX_TOKEN_LENGTH = 256;
-/** A room-scoped session token (seatCredentials). */
-const ROOM_TOKEN = new RegExp(`^([A-Z0-9]{${ROOM_CODE_LENGTH}}):([A-Za-z0-9-]{1,64})\\.([A-Za-z0-9_-]{43})$`);
+/** A room-scoped session token (seatCredentials); the link's id is absent from those made before session 43. */
+const ROOM_TOKEN = new RegExp(
+  `^([A-Z0-9]{${ROOM_CODE_LENGTH}}):([A-Za-z0-9-]{1,64})(?::([A-Za-z0-9_-]{11}))?\\.([A-Za-z0-9_-]{43})$`,
+);
 
 /** An Identity signing with `secret`. */
 export function createIdentity(secret: string): Identity {
@@ -60,7 +75,9 @@ export function createIdentity(secret: string): Identity {
    */
   const mac = (text: string) => createHmac('sha256', secret).update(text).digest('base64url');
   const signSeat = (body: string) => mac(`seat|${body}`);
-  const signRoom = (roomCode: string, playerId: string) => mac(`room|${roomCode}|${playerId}`);
+  // Without a link: the credentials made before session 43 (read only, never made again).
+  const signRoom = (roomCode: string, playerId: string, linkId: string) =>
+    mac(linkId === '' ? `room|${roomCode}|${playerId}` : `room|${roomCode}|${playerId}|${linkId}`);
   /** The text of `given` and `expected` compared in constant time (see verify on why not the bytes). */
   const same = (given: string, expected: string) => {
     const a = Buffer.from(given, 'utf8');
@@ -72,9 +89,9 @@ export function createIdentity(secret: string): Identity {
     playerId,
     token: `${playerId}.${mac(playerId)}`,
   });
-  const seatCredentials = (roomCode: string, playerId: string): SessionCredentials => ({
+  const seatCredentials = (roomCode: string, playerId: string, linkId: string): SessionCredentials => ({
     playerId,
-    token: `${roomCode}:${playerId}.${signRoom(roomCode, playerId)}`,
+    token: `${roomCode}:${playerId}${linkId === '' ? '' : `:${linkId}`}.${signRoom(roomCode, playerId, linkId)}`,
     room: roomCode,
   });
 
@@ -99,8 +116,15 @@ export function createIdentity(secret: string): Identity {
         const playerId = verify(token);
         return playerId === null ? null : credentialsFor(playerId);
       }
-      const [, roomCode, playerId, signature] = scoped as unknown as [string, string, string, string];
-      return same(signature, signRoom(roomCode, playerId)) ? seatCredentials(roomCode, playerId) : null;
+      const [, roomCode, playerId, linkId = '', signature] = scoped as unknown as [
+        string,
+        string,
+        string,
+        string | undefined,
+        string,
+      ];
+      if (!same(signature, signRoom(roomCode, playerId, linkId))) return null;
+      return { ...seatCredentials(roomCode, playerId, linkId), link: linkId };
     },
     seatCredentials,
     issue: () => credentialsFor(randomUUID()),

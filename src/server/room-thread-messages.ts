@@ -33,6 +33,11 @@ export interface ViewData {
    * not carry it.
    */
   linkPending?: string[];
+  /**
+   * When asked for whole: the link whose claim last moved each seat that was moved by one (the
+   * engine's `heldByLink`), by player id: which room-scoped credentials hold a seat (RoomView.holds).
+   */
+  heldByLink?: Record<string, string>;
   /** The table's last move (tableActivity, by this process's clock). */
   activity: number;
   /** The ids of the players who left or were removed during its game (its ledger's), when asked for whole. */

@@ -83,6 +83,9 @@ function viewOf(record: StoredRoom, whole: boolean): ViewData {
     view.linkPending = Object.values(room.players)
       .filter((p) => p.seatLink !== undefined || p.seatClaim !== undefined)
       .map((p) => p.id);
+    view.heldByLink = {};
+    for (const p of Object.values(room.players))
+      if (p.heldByLink !== undefined) view.heldByLink[p.id] = p.heldByLink;
   }
   return view;
 }

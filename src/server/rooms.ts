@@ -14,7 +14,7 @@
  * run in the room's queue in the order of its commits.
  */
 import type { Command } from '../engine';
-import { isInRoom, leftDuringGame, tableActivity } from '../engine';
+import { holdsSeat, isInRoom, leftDuringGame, tableActivity } from '../engine';
 import { logDelta } from '../shared/log-delta';
 import type { RoomSnapshot } from '../shared/protocol';
 import type { Broadcaster } from './broadcaster';
@@ -37,6 +37,12 @@ export interface RoomView {
    * does not carry it).
    */
   linkPending(playerId: string): boolean;
+  /**
+   * Whether room-scoped credentials made for the link `link` hold `playerId`'s seat: they do only while
+   * that link's claim is the seat's newest (the engine's holdsSeat; identity.ts). Asked of a view
+   * loaded whole, as linkPending.
+   */
+  holds(playerId: string, link: string): boolean;
   /**
    * Whether `playerId` left or was removed during the game (the engine's leftDuringGame): not in the
    * room, but named by its results, which they may see once it has ended.
@@ -136,6 +142,11 @@ class RecordView implements RoomView {
     if (!isInRoom(this.record.room, playerId)) return false;
     const seat = this.record.room.players[playerId];
     return seat?.seatLink !== undefined || seat?.seatClaim !== undefined;
+  }
+  holds(playerId: string, link: string): boolean {
+    if (!isInRoom(this.record.room, playerId)) return false;
+    const seat = this.record.room.players[playerId];
+    return seat !== undefined && holdsSeat(seat, link);
   }
   departed(playerId: string): boolean {
     return leftDuringGame(this.record.room, playerId);

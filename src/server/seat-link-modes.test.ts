@@ -36,6 +36,38 @@ async function tableWithBenAway(
   return { ana, benId, benToken: ben.token, code };
 }
 
+/**
+ * Ben's seat taken by one phone's link (on `firstOn`), then, that phone away, by a newer link's (on
+ * `secondOn`): the first phone's credentials are spent, on either server (the thread's whole view says
+ * which link holds each seat).
+ */
+async function earlierLinkSpent(
+  phone: (s: TestServer, token?: string) => Promise<TestClient>,
+  ana: TestClient,
+  benId: string,
+  code: string,
+  firstOn: TestServer,
+  secondOn: TestServer,
+) {
+  const first = okData(await claimSeat(await phone(firstOn), okData(await seatLink(ana, code, benId)).seat));
+  const held = await phone(firstOn, first.credentials.token);
+  okData(await held.resume(code));
+  await ana.waitFor(() => ana.latest?.presence[benId] === true, 5000, 'Ben in on the first phone');
+  held.close();
+  await ana.waitFor(() => ana.latest?.presence[benId] === false, 5000, 'the first phone away');
+  const second = okData(
+    await claimSeat(await phone(secondOn), okData(await seatLink(ana, code, benId)).seat),
+  );
+  expect(second.credentials.token).not.toBe(first.credentials.token);
+  for (const s of [firstOn, secondOn]) {
+    const stale = await phone(s, first.credentials.token);
+    expect(await stale.resume(code)).toEqual({ ok: false, error: MSG.seatHeldElsewhere });
+    expect(await stale.command(code, { type: 'leave' })).toEqual({ ok: false, error: MSG.seatHeldElsewhere });
+    stale.close();
+  }
+  okData(await (await phone(firstOn, second.credentials.token)).resume(code));
+}
+
 describe('a seat link with the rooms on the room thread', () => {
   const clients: TestClient[] = [];
   let server: TestServer | undefined;
@@ -94,6 +126,13 @@ describe('a seat link with the rooms on the room thread', () => {
     await ana.waitFor(() => ana.latest?.presence[benId] === false, 5000, 'Ben away again');
     expect(await claimSeat(await phone(s), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
   });
+
+  it("a phone holding Ben's seat by an earlier link is refused once a newer link's claim moved it", async () => {
+    server ??= await startServer({ roomThread: true });
+    const s = server;
+    const { ana, benId, code } = await tableWithBenAway(phone, s, s);
+    await earlierLinkSpent(phone, ana, benId, code, s, s);
+  });
 });
 
 describe.skipIf(gate.skip)('a seat link on Redis, two servers', () => {
@@ -117,5 +156,13 @@ describe.skipIf(gate.skip)('a seat link on Redis, two servers', () => {
     expect(moves).toHaveLength(1);
     const winner = racers[answers.findIndex((x) => x.ok)]!;
     expect(await claimSeat(winner, seat)).toEqual(answers.find((x) => x.ok));
+  });
+
+  it("a phone holding Ben's seat by an earlier link is refused on both servers once a newer link's claim moved it", async () => {
+    gate.check();
+    const a = await apps.start();
+    const b = await apps.start();
+    const { ana, benId, code } = await tableWithBenAway(apps.phone, a, b);
+    await earlierLinkSpent(apps.phone, ana, benId, code, b, a);
   });
 });

@@ -98,7 +98,8 @@ describe('moving a seat to a new phone', () => {
     expect(claim.roomCode).toBe(code);
     expect(claim.credentials).toEqual({ playerId: ben.playerId, token: expect.any(String), room: code });
     expect(claim.credentials.token).not.toBe(ben.token);
-    expect(claim.credentials.token.startsWith(`${code}:${ben.playerId}.`)).toBe(true);
+    // Made for this link: they hold the seat until another link's claim moves it on.
+    expect(claim.credentials.token.startsWith(`${code}:${ben.playerId}:${linkId}.`)).toBe(true);
     // The table sees the seat move; the link is spent.
     await cal.waitFor(() => cal.latest?.room.log.at(-1)?.type === 'seatMoved');
     expect(cal.latest!.room.log.at(-1)).toMatchObject({
@@ -148,6 +149,7 @@ describe('moving a seat to a new phone', () => {
       await claimSeat(await connect(), okData(await seatLink(ana, code, ben.playerId)).seat),
     );
     const sig = credentials.token.slice(credentials.token.lastIndexOf('.') + 1);
+    expect(credentials.token).toMatch(new RegExp(`^${code}:${ben.playerId}:[A-Za-z0-9_-]{11}\\.`));
     const other = code === 'ZZZZZ' ? 'YYYYY' : 'ZZZZZ';
     for (const forged of [
       `${other}:${ben.playerId}.${sig}`,
@@ -157,6 +159,9 @@ describe('moving a seat to a new phone', () => {
       `${code}:${ben.playerId}.${sig}=`,
       `:${ben.playerId}.${sig}`,
       `${code}:${ben.token}`,
+      // The link's id dropped (the shape of session 42's credentials) or changed.
+      `${code}:${ben.playerId}.${sig}`,
+      `${code}:${ben.playerId}:AAAAAAAAAAA.${sig}`,
     ]) {
       const phone = await connect(forged);
       expect(phone.creds!.playerId, forged).not.toBe(ben.playerId);
@@ -397,6 +402,44 @@ describe('moving a seat to a new phone', () => {
     await away(asBen, ana);
     expect(await claimSeat(dee, seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
     expect((await server.store.load(code))!.room.log.filter((e) => e.type === 'seatMoved')).toHaveLength(1);
+  });
+
+  it("a phone that held Ben's seat by an earlier link is not Ben once a newer link moved the seat: it cannot resume, act or leave for him", async () => {
+    // A photo of the QR code was opened first (or a friend kept the credentials of the phone Ben gave
+    // back): that phone holds Ben's seat. Once it is away, the host makes a newer link and Ben's own new
+    // phone takes the seat. The older phone's credentials must be spent with it: until session 43 they
+    // named the room and the player only, the same for every claim, so the photo's phone was Ben for
+    // good, his turn, his chips and his Leave included.
+    const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
+    const [ana, ben, cal] = phones as [TestClient, TestClient, TestClient];
+    okData(await ana.command(code, { type: 'act', action: 'CALL' }));
+    await away(ben, ana);
+    const first = okData(await seatLink(ana, code, ben.playerId)).seat;
+    const photo = okData(await claimSeat(await connect(), first)).credentials;
+    const thief = await connect(photo.token);
+    okData(await thief.resume(code));
+    await away(thief, ana);
+    const newer = okData(await seatLink(ana, code, ben.playerId)).seat;
+    const mine = okData(await claimSeat(await connect(), newer)).credentials;
+    expect(mine.token).not.toBe(photo.token);
+    const bensNew = await connect(mine.token);
+    okData(await bensNew.resume(code));
+    await cal.waitFor(() => cal.latest?.presence[ben.playerId] === true, 5000, 'Ben in on his new phone');
+    const version = (await server.store.load(code))!.version;
+    // The photo's phone back: refused everywhere in the room, and nothing changes at the table.
+    const back = await connect(photo.token);
+    expect(await back.resume(code)).toEqual({ ok: false, error: MSG.seatHeldElsewhere });
+    expect(await back.command(code, { type: 'act', action: 'ALL_IN' })).toEqual({
+      ok: false,
+      error: MSG.seatHeldElsewhere,
+    });
+    expect(await back.command(code, { type: 'leave' })).toEqual({ ok: false, error: MSG.seatHeldElsewhere });
+    expect(await back.joinRoom(code, 'Ben', 5_000)).toEqual({ ok: false, error: MSG.seatHeldElsewhere });
+    expect(await claimSeat(back, newer)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    expect((await server.store.load(code))!.version).toBe(version);
+    // Ben's new phone is Ben still.
+    const { version: acted } = okData(await bensNew.command(code, { type: 'act', action: 'CALL' }));
+    expect(acted).toBe(version + 1);
   });
 
   it("a phone's own command under any id is no pass: a claim runs under an id of the server's", async () => {

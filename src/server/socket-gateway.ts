@@ -36,7 +36,7 @@ import {
 import { type Broadcaster, playerRoom } from './broadcaster';
 import type { Config } from './config';
 import { createAdmission } from './gateway-admission';
-import type { Identity } from './identity';
+import type { Identity, ReadCredentials } from './identity';
 import type { Logger } from './logger';
 import { presenceThrottle } from './presence-throttle';
 import { clientIp, TokenBucket } from './rate-limit';
@@ -49,6 +49,12 @@ export interface SocketData {
   playerId: string;
   /** Set for room-scoped credentials (a seat claimed by link): the one room this socket may ask for. */
   room?: string;
+  /**
+   * Set with `room`: the link those credentials were claimed with ('' for ones made before session 43).
+   * They hold the seat only while that link's claim is the seat's newest (the engine's heldByLink): the
+   * socket's commands carry it as `via`, and a resume checks it (subscribe).
+   */
+  link?: string;
   ip: string;
   joins: TokenBucket;
   /** The room codes the socket was in, set when it starts disconnecting. */
@@ -202,6 +208,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
         socket.emit('gone', { roomCode, reason: 'removed' });
         return { ok: false, error: NOT_IN_ROOM };
       }
+      // Room-scoped credentials of a link whose claim is no longer the seat's newest: a phone that held
+      // the seat before the host moved it on (a photo of an earlier QR code, a phone given back) is
+      // not that player any more. No 'gone': the seat is not gone, only not this phone's (the web app
+      // goes back to its own player on the refusal).
+      if (!holdsHere(socket, view)) return { ok: false, error: MSG.seatHeldElsewhere };
       const wasOnline = (await broadcaster.onlinePlayers(roomCode)).has(playerId);
       if (!broadcaster.presence.crossProcess) watch(socket, roomCode);
       else {
@@ -217,6 +228,11 @@ export function attachGateway(deps: GatewayDeps): () => void {
           if (ifMember && again) return null;
           socket.emit('gone', { roomCode, reason: again ? 'removed' : 'not_found' });
           return { ok: false, error: again ? NOT_IN_ROOM : ROOM_NOT_FOUND };
+        }
+        // A claim on another process since the load moved the seat on (holdsHere, above).
+        if (!holdsHere(socket, again)) {
+          await socket.leave(roomCode);
+          return { ok: false, error: MSG.seatHeldElsewhere };
         }
         trimWatched(socket, roomCode);
         view = again;
@@ -248,11 +264,14 @@ export function attachGateway(deps: GatewayDeps): () => void {
     socket: ChiplessSocket,
     roomCode: string,
     commandId: string,
-    command: Command,
+    sent: Command,
     wholeSnapshot = false,
     prepare?: (command: Command) => Promise<Command>,
   ) => {
     const playerId = socket.data.playerId;
+    // Room-scoped credentials (outOfScope has kept them to their room): the engine refuses the command
+    // unless their link's claim is the seat's newest (its holdsSeat).
+    const command: Command = socket.data.room === undefined ? sent : { ...sent, via: socket.data.link ?? '' };
     // A socket already in the room stays in it until the room tells it 'gone' (a removal, queued before
     // this command in the room's queue, makes this command fail or be caught by the check below), so it
     // needs no onCommitted step; without one, the room service may publish the snapshot with the save.
@@ -313,6 +332,13 @@ export function attachGateway(deps: GatewayDeps): () => void {
     }
     return acknowledgement(outcome.view);
   };
+
+  /**
+   * Whether the socket's credentials hold its player's seat in `view` (loaded whole): always for a
+   * player's own credentials; for room-scoped ones, only while their link's claim is the seat's newest.
+   */
+  const holdsHere = (socket: ChiplessSocket, view: RoomView) =>
+    socket.data.room === undefined || view.holds(socket.data.playerId, socket.data.link ?? '');
 
   /**
    * The refusal of a request for `roomCode` (undefined: a new room) from a phone whose credentials hold
@@ -446,13 +472,17 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // it: nothing moves (its resume of the room voided the link: subscribe). A phone holding the same
       // player's seat in another game by link is not: it is any other phone here (its credentials are
       // that other game's only).
+      // A phone holding the seat by the credentials of an earlier link (the seat has moved on since) is
+      // not the seat's phone either: it claims as any other phone would (the engine refuses a spent link).
       const holder = socket.data.room === undefined || socket.data.room === roomCode;
-      const self = playerId === socket.data.playerId && holder;
+      let self = playerId === socket.data.playerId && holder;
       if (self) {
-        const view = await rooms.load(roomCode);
+        const view = await rooms.load(roomCode, { whole: true });
         if (!view?.has(playerId)) return { ok: false, error: MSG.seatLinkGone };
         if (view.ended) return { ok: false, error: MSG.seatLinkEnded };
-      } else {
+        self = holdsHere(socket, view);
+      }
+      if (!self) {
         // Not `run`: that subscribes a sender who is a member, and a phone holding this player's seat
         // in another game by link is this player (its credentials are for that game only).
         const command: Command = { type: 'claimSeat', playerId, linkId };
@@ -465,10 +495,12 @@ export function attachGateway(deps: GatewayDeps): () => void {
       logger.info({ room: roomCode, actor: socket.data.playerId, seat: playerId }, 'seat claimed');
       // The seat's player in that room only (identity.ts): never the player's own credentials, which
       // their browser keeps for every game. The player's own phone opening it keeps what it holds.
-      const credentials =
-        self && socket.data.room === undefined
+      // Those of the link claimed: the seat's only while that claim is its newest (identity.ts).
+      const credentials = !self
+        ? identity.seatCredentials(roomCode, playerId, linkId)
+        : socket.data.room === undefined
           ? identity.credentialsFor(playerId)
-          : identity.seatCredentials(roomCode, playerId);
+          : identity.seatCredentials(roomCode, playerId, socket.data.link ?? '');
       return { ok: true, data: { roomCode, credentials } };
     },
   );
@@ -484,12 +516,13 @@ export function attachGateway(deps: GatewayDeps): () => void {
 
   io.on('connection', (socket) => {
     const auth = socket.handshake.auth as { token?: unknown } | undefined;
-    const credentials = identity.read(auth?.token) ?? identity.issue();
+    const read: ReadCredentials = identity.read(auth?.token) ?? identity.issue();
+    const { link, ...credentials } = read;
     const known = credentials.token === auth?.token;
     const t = now();
     socket.data = {
       playerId: credentials.playerId,
-      ...(credentials.room === undefined ? {} : { room: credentials.room }),
+      ...(credentials.room === undefined ? {} : { room: credentials.room, link: link ?? '' }),
       ip: clientIp(socket.handshake.headers, socket.handshake.address, config.trustProxy),
       joins: new TokenBucket(config.joinRatePerMin / 60, config.joinRatePerMin, t),
     };

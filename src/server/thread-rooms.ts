@@ -11,6 +11,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { holdsSeat } from '../engine';
 import type { GoneReason } from '../shared/protocol';
 import type { Broadcaster } from './broadcaster';
 import { KeyedQueue } from './keyed-queue';
@@ -197,6 +198,13 @@ class ThreadView implements RoomView {
     if (pending === undefined)
       throw new TypeError('threadRooms: linkPending asked of a view not loaded whole');
     return pending.includes(playerId);
+  }
+  holds(playerId: string, link: string): boolean {
+    const held = this.data.heldByLink;
+    if (held === undefined) throw new TypeError('threadRooms: holds asked of a view not loaded whole');
+    if (!this.has(playerId)) return false;
+    const heldByLink = held[playerId];
+    return holdsSeat(heldByLink === undefined ? {} : { heldByLink }, link);
   }
   departed(playerId: string): boolean {
     const departed = this.data.departed;

@@ -73,6 +73,27 @@ describe('identity', () => {
     for (const token of spellings) expect(identity.read(token), JSON.stringify(token)).toBeNull();
     expect(identity.read(creds.token)).toEqual(creds);
   });
+
+  it("room-scoped credentials name the link they were claimed with; those made before links were named read as ''", () => {
+    const pid = identity.issue().playerId;
+    const scoped = identity.seatCredentials('ABCDE', pid, 'AbCdEfGhIj_');
+    expect(scoped).toEqual({
+      playerId: pid,
+      token: expect.stringMatching(/^ABCDE:.*:AbCdEfGhIj_\./),
+      room: 'ABCDE',
+    });
+    expect(identity.read(scoped.token)).toEqual({ ...scoped, link: 'AbCdEfGhIj_' });
+    // Session 42's shape, `<room>:<player>.<signature>` signed without a link: still the seat's until it
+    // is claimed again (the engine's heldByLink), so a phone holding one across the upgrade keeps it.
+    const legacy = identity.seatCredentials('ABCDE', pid, '');
+    expect(legacy.token).toMatch(new RegExp(`^ABCDE:${pid}\\.[A-Za-z0-9_-]{43}$`));
+    expect(identity.read(legacy.token)).toEqual({ ...legacy, link: '' });
+    // One signature is never the other's: the link dropped, added or changed is a forgery.
+    const sig = (token: string) => token.slice(token.lastIndexOf('.') + 1);
+    expect(identity.read(`ABCDE:${pid}.${sig(scoped.token)}`)).toBeNull();
+    expect(identity.read(`ABCDE:${pid}:AbCdEfGhIj_.${sig(legacy.token)}`)).toBeNull();
+    expect(identity.read(`ABCDE:${pid}:AbCdEfGhIjX.${sig(scoped.token)}`)).toBeNull();
+  });
 });
 
 describe('rate limits', () => {
