@@ -1,5 +1,6 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MSG } from '../../engine';
 import type { Room } from '../../engine/types';
 import { logDelta } from '../../shared/log-delta';
 import {
@@ -924,6 +925,22 @@ describe('useRoom: a seat link (moving a seat to this phone)', () => {
     expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
     expect(result.current.lastResults).toBeNull();
     expect(localStorage.getItem('chipless.lastResults')).toBeNull();
+  });
+
+  it("a seat held by an earlier link, moved on to another phone since: the phone is its own player again, told so in the server's words", async () => {
+    const { client, factory, emit } = fakeClient({ ok: false, error: MSG.seatHeldElsewhere });
+    localStorage.setItem('chipless.roomCode', 'ABCDE');
+    client.seatRoom.mockReturnValue('ABCDE');
+    const { result } = renderHook(() => useRoom(factory));
+    await act(async () => {
+      emit().connection(true);
+      emit().session({ playerId: 'ben', token: 'tb', room: 'ABCDE' });
+    });
+    expect(result.current.snapshot).toBeNull();
+    expect(result.current.resuming).toBe(false);
+    expect(localStorage.getItem('chipless.roomCode')).toBeNull();
+    expect(client.goBackToOwn).toHaveBeenCalledTimes(1);
+    expect(result.current.notice).toBe(MSG.seatHeldElsewhere);
   });
 
   it('Give This Phone Back: home at once, nothing sent (the seat stays at the table), the phone its own player again', async () => {

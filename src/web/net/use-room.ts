@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { isInRoom } from '../../engine';
+import { isInRoom, MSG } from '../../engine';
 import type { Room } from '../../engine/types';
 import { logCovers, mergeSnapshot } from '../../shared/log-delta';
 import {
@@ -318,7 +318,9 @@ export function useRoom(factory: RoomClientFactory = connectRoomClient): RoomApi
           keepLastResults(code, true);
         } else {
           forget();
-          setNotice(notices.resumeFailed);
+          // A seat held by an earlier link's credentials, moved on to another phone since (the
+          // engine's heldByLink): the game is there, only not this phone's; the server's sentence says so.
+          setNotice(res.error === MSG.seatHeldElsewhere ? res.error : notices.resumeFailed);
           dropLastResults(code);
         }
       });
