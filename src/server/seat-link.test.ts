@@ -545,6 +545,34 @@ describe('moving a seat to a new phone', () => {
     expect((await server.store.load(code))!.version).toBe(version);
   });
 
+  it("a claim made by a phone holding Cal's seat in another game is no claim of Cal's: his own phone asking again with the link gets nothing", async () => {
+    // Cal's seat in the first game is held by a friend's phone (room-scoped credentials, Cal's player
+    // id). That phone takes Ben's seat in a second game, which Cal is not in. Until session 43 the claim
+    // was kept as Cal's (the socket's player id), so any phone that was Cal (his own, or one holding a
+    // seat of his in yet another game), with the link, was answered as that claim and got Ben's seat too.
+    const first = await startedTable(['Ana', 'Cal']);
+    const [ana, cal] = first.phones as [TestClient, TestClient];
+    const calToken = cal.token;
+    await away(cal, ana);
+    const held = okData(
+      await claimSeat(await connect(), okData(await seatLink(ana, first.code, cal.playerId)).seat),
+    ).credentials;
+    const friend = await connect(held.token);
+    const second = await startedTable(['Dan', 'Ben']);
+    const [dan, ben] = second.phones as [TestClient, TestClient];
+    await away(ben, dan);
+    const { seat } = okData(await seatLink(dan, second.code, ben.playerId));
+    okData(await claimSeat(friend, seat));
+    const claim = (await server.store.load(second.code))!.room.players[ben.playerId]!.seatClaim;
+    expect(claim?.by).not.toBe(cal.playerId);
+    // Nothing of the first game in the second's snapshots: not its code, not Cal's id.
+    expect(claim?.by).not.toContain(first.code);
+    expect(claim?.by).not.toContain(cal.playerId);
+    // The friend's phone asking again is answered as its claim; Cal's own phone is any other phone.
+    expect(okData(await claimSeat(friend, seat)).credentials.playerId).toBe(ben.playerId);
+    expect(await claimSeat(await connect(calToken), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+  });
+
   it("a phone holding Ben's seat in one game, opening his link to another, is Ben in that other game (its rules as any other phone's)", async () => {
     // Ben plays two games: the first's seat is held by a friend's phone (room-scoped credentials).
     const first = await startedTable(['Ana', 'Ben']);
