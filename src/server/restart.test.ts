@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RoomSnapshot } from '../shared/protocol';
-import { okData, startServer, TestClient, type TestServer } from './test-helpers';
+import { MSG } from '../engine';
+import type { RoomSnapshot, SeatClaim, SeatLinkResponse } from '../shared/protocol';
+import { emitWithAck, okData, startServer, TestClient, type TestServer } from './test-helpers';
 
 const dirs: string[] = [];
 const servers: TestServer[] = [];
@@ -105,6 +106,48 @@ describe('restart on the same data dir', () => {
     expect(undone.room.players).toEqual(started.room.players);
     expect(undone.room.gameState).toEqual(started.room.gameState);
     expect(undone.room.undo).toBeNull();
+  });
+
+  it("a seat link's claim survives a restart: the phone asking again gets its credentials, an earlier link's phone stays out", async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir);
+    const host = await connect(first.url);
+    const code = okData(await host.createRoom('Hana', 5000)).room.roomCode;
+    const ben = await connect(first.url);
+    okData(await ben.joinRoom(code, 'Ben', 5000));
+    await host.must(code, { type: 'approve', playerId: ben.playerId });
+    await host.must(code, { type: 'startGame' });
+    const benId = ben.playerId;
+    ben.close();
+    await host.waitFor(() => host.latest?.presence[benId] === false, 5000, 'Ben away');
+    const link = async () =>
+      okData(
+        await emitWithAck<SeatLinkResponse>(host.socket, 'seatLink', {
+          commandId: crypto.randomUUID(),
+          roomCode: code,
+          playerId: benId,
+        }),
+      ).seat;
+    const claim = (c: TestClient, seat: string) => emitWithAck<SeatClaim>(c.socket, 'claimSeat', { seat });
+    // A photo's phone took the seat by the first link; then Ben's new phone by a newer one, its answer
+    // lost in the restart.
+    const photo = okData(await claim(await connect(first.url), await link())).credentials;
+    const seat = await link();
+    const bensNew = await connect(first.url);
+    const claimed = okData(await claim(bensNew, seat));
+    for (const c of clients.splice(0)) c.close();
+    await first.close({ keepData: true });
+    servers.splice(servers.indexOf(first), 1);
+
+    const second = await start(dataDir);
+    const again = await connect(second.url, bensNew.token);
+    expect(okData(await claim(again, seat))).toEqual(claimed);
+    expect(await claim(await connect(second.url), seat)).toEqual({ ok: false, error: MSG.seatLinkUsed });
+    expect(await (await connect(second.url, photo.token)).resume(code)).toEqual({
+      ok: false,
+      error: MSG.seatHeldElsewhere,
+    });
+    okData(await (await connect(second.url, claimed.credentials.token)).resume(code));
   });
 
   it('an abrupt stop in the middle of a command stream loses no acknowledged command', async () => {
