@@ -442,6 +442,33 @@ describe('moving a seat to a new phone', () => {
     expect(acted).toBe(version + 1);
   });
 
+  it("two phones that held Ben's seat by earlier links are two phones: one claiming a newer link's seat is no claim of the other's", async () => {
+    const { code, phones } = await startedTable(['Ana', 'Ben']);
+    const [ana, ben] = phones as [TestClient, TestClient];
+    await away(ben, ana);
+    const first = okData(
+      await claimSeat(await connect(), okData(await seatLink(ana, code, ben.playerId)).seat),
+    );
+    const second = okData(
+      await claimSeat(await connect(), okData(await seatLink(ana, code, ben.playerId)).seat),
+    );
+    const seat = okData(await seatLink(ana, code, ben.playerId)).seat;
+    // The first phone (its link spent twice over) opens the newest link: it takes the seat as any phone
+    // would, its claim its own, not Ben's.
+    const firstPhone = await connect(first.credentials.token);
+    const taken = okData(await claimSeat(firstPhone, seat));
+    expect(taken.credentials.token).not.toBe(first.credentials.token);
+    const claim = (await server.store.load(code))!.room.players[ben.playerId]!.seatClaim;
+    expect(claim?.by).not.toBe(ben.playerId);
+    expect(okData(await claimSeat(firstPhone, seat))).toEqual(taken);
+    // The second phone, with the same link, is refused: until session 43 both claimed as Ben's player
+    // id, and it was answered as the first's claim.
+    expect(await claimSeat(await connect(second.credentials.token), seat)).toEqual({
+      ok: false,
+      error: MSG.seatLinkUsed,
+    });
+  });
+
   it("a phone's own command under any id is no pass: a claim runs under an id of the server's", async () => {
     // Until session 42 a claim ran under `claim:<linkId>` (the link's id is in its text), and a phone
     // that first joined under that id had its claim answered as that retry, without the engine.

@@ -485,23 +485,25 @@ export function attachGateway(deps: GatewayDeps): () => void {
       if (!self) {
         // Not `run`: that subscribes a sender who is a member, and a phone holding this player's seat
         // in another game by link is this player (its credentials are for that game only).
-        // The actor: the phone's player here. A phone holding a seat in another game by link is not
-        // that seat's player here (its credentials are that game's only), so it claims as those
-        // credentials: a digest of their token (never a player id, `:` being in none; and the seat's
-        // claim, in every snapshot of this room, says nothing of the other game, its code included).
-        // Claiming as the player id, the claim kept on the seat was that player's (the engine's
-        // seatClaim.by), and any other phone that was that player (their own, one holding their seat
-        // in a third game) asking with the link was answered as that claim: a second phone with the
-        // seat (session 43).
-        const actor =
-          socket.data.room === undefined || socket.data.room === roomCode
-            ? socket.data.playerId
-            : `seat:${createHash('sha256')
-                .update(
-                  identity.seatCredentials(socket.data.room, socket.data.playerId, socket.data.link ?? '')
-                    .token,
-                )
-                .digest('base64url')}`;
+        // The actor: the phone's player here. A phone holding a seat in another game by link, or one
+        // in this game by an earlier link (the seat moved on since), is not that seat's player here, so
+        // it claims as its credentials: a digest of their token (never a player id, `:` being in none;
+        // and the seat's claim, in every snapshot of this room, says nothing of another game, its code
+        // included). Claiming as the player id, the claim kept on the seat was that player's (the
+        // engine's seatClaim.by), and any other phone that was that player (their own, one holding
+        // their seat in a third game) asking with the link was answered as that claim: a second phone
+        // with the seat (session 43).
+        const scoped = socket.data.room;
+        const link = socket.data.link ?? '';
+        const player =
+          scoped === undefined ||
+          (scoped === roomCode &&
+            (await rooms.load(roomCode, { whole: true }))?.holds(socket.data.playerId, link));
+        const actor = player
+          ? socket.data.playerId
+          : `seat:${createHash('sha256')
+              .update(identity.seatCredentials(scoped!, socket.data.playerId, link).token)
+              .digest('base64url')}`;
         const command: Command = { type: 'claimSeat', playerId, linkId };
         const outcome = await rooms.execute(roomCode, actor, randomUUID(), command, {
           prepare: withOnline(roomCode),
