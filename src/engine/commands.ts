@@ -102,7 +102,7 @@ function unknownCommand(_command: never): string {
 export function applyCommand(room: Room, actorId: string, command: Command, now: number): CommandResult {
   // A phone holding the actor's seat by the credentials of a link whose claim is no longer the seat's
   // newest (seat-link.ts holdsSeat) is not that player: a photo of an earlier QR code, or a phone
-  // given back, was the player for good until session 43 (every claim's credentials were the same).
+  // given back, was the player for good until session 42 (every claim's credentials were the same).
   const via = typeof command === 'object' && command !== null ? command.via : undefined;
   const seat = via === undefined ? undefined : playerById(room.players, actorId);
   if (seat !== undefined && !holdsSeat(seat, via as string))

@@ -48,7 +48,7 @@
  *
  * The claim's link holds the seat (`heldByLink`, kept for good, replaced by the next claim): the
  * server's room-scoped credentials name their link and carry it in every command as `via`, and
- * applyCommand refuses one naming another (holdsSeat). Until session 43 every claim's credentials were
+ * applyCommand refuses one naming another (holdsSeat). Until session 42 every claim's credentials were
  * the same, so a phone that once held the seat was the player for good.
  *
  * seatBack: a phone of the player's resumed the room (the server says so): the seat has a phone again,

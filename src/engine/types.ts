@@ -106,7 +106,7 @@ export interface Player {
    * The link whose claim last moved this seat to a new phone (seat-link.ts): the room-scoped
    * credentials the server gave for that claim are this seat's; those of any earlier claim are no
    * longer (a command carrying an earlier link as `via` is refused). Absent for a seat never moved
-   * since session 43. Kept for good (a phone given back keeps nothing: a newer claim replaces it).
+   * since session 42. Kept for good (a phone given back keeps nothing: a newer claim replaces it).
    */
   heldByLink?: string;
 }

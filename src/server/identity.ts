@@ -10,7 +10,7 @@
  * never the player's own identity, which a browser keeps for every game it joins (the session-40
  * review: a friend's browser that took Bob's seat was Bob in every later game, Bob's own included).
  * They name the link they were claimed with, and hold the seat only while that claim is the seat's
- * newest (the engine's heldByLink, checked with every command and resume): until session 43 every
+ * newest (the engine's heldByLink, checked with every command and resume): until session 42 every
  * claim of a seat got the same credentials, so a phone that once held it (a photo of the QR code
  * opened first, a phone given back with its storage copied) was the player for good, whichever phone
  * the host moved the seat to after. Those made before then (`<roomCode>:<playerId>.<signature>`, the
@@ -61,7 +61,7 @@ const SEAT_LINK = new RegExp(
 );
 
 const MAX_TOKEN_LENGTH = 256;
-/** A room-scoped session token (seatCredentials); the link's id is absent from those made before session 43. */
+/** A room-scoped session token (seatCredentials); the link's id is absent from those made before session 42. */
 const ROOM_TOKEN = new RegExp(
   `^([A-Z0-9]{${ROOM_CODE_LENGTH}}):([A-Za-z0-9-]{1,64})(?::([A-Za-z0-9_-]{11}))?\\.([A-Za-z0-9_-]{43})$`,
 );
@@ -75,7 +75,7 @@ export function createIdentity(secret: string): Identity {
    */
   const mac = (text: string) => createHmac('sha256', secret).update(text).digest('base64url');
   const signSeat = (body: string) => mac(`seat|${body}`);
-  // Without a link: the credentials made before session 43 (read only, never made again).
+  // Without a link: the credentials made before session 42 (read only, never made again).
   const signRoom = (roomCode: string, playerId: string, linkId: string) =>
     mac(linkId === '' ? `room|${roomCode}|${playerId}` : `room|${roomCode}|${playerId}|${linkId}`);
   /** The text of `given` and `expected` compared in constant time (see verify on why not the bytes). */

@@ -407,7 +407,7 @@ describe('moving a seat to a new phone', () => {
   it("a phone that held Ben's seat by an earlier link is not Ben once a newer link moved the seat: it cannot resume, act or leave for him", async () => {
     // A photo of the QR code was opened first (or a friend kept the credentials of the phone Ben gave
     // back): that phone holds Ben's seat. Once it is away, the host makes a newer link and Ben's own new
-    // phone takes the seat. The older phone's credentials must be spent with it: until session 43 they
+    // phone takes the seat. The older phone's credentials must be spent with it: until session 42 they
     // named the room and the player only, the same for every claim, so the photo's phone was Ben for
     // good, his turn, his chips and his Leave included.
     const { code, phones } = await startedTable(['Ana', 'Ben', 'Cal']);
@@ -461,7 +461,7 @@ describe('moving a seat to a new phone', () => {
     const claim = (await server.store.load(code))!.room.players[ben.playerId]!.seatClaim;
     expect(claim?.by).not.toBe(ben.playerId);
     expect(okData(await claimSeat(firstPhone, seat))).toEqual(taken);
-    // The second phone, with the same link, is refused: until session 43 both claimed as Ben's player
+    // The second phone, with the same link, is refused: until session 42 both claimed as Ben's player
     // id, and it was answered as the first's claim.
     expect(await claimSeat(await connect(second.credentials.token), seat)).toEqual({
       ok: false,
@@ -574,7 +574,7 @@ describe('moving a seat to a new phone', () => {
 
   it("a claim made by a phone holding Cal's seat in another game is no claim of Cal's: his own phone asking again with the link gets nothing", async () => {
     // Cal's seat in the first game is held by a friend's phone (room-scoped credentials, Cal's player
-    // id). That phone takes Ben's seat in a second game, which Cal is not in. Until session 43 the claim
+    // id). That phone takes Ben's seat in a second game, which Cal is not in. Until session 42 the claim
     // was kept as Cal's (the socket's player id), so any phone that was Cal (his own, or one holding a
     // seat of his in yet another game), with the link, was answered as that claim and got Ben's seat too.
     const first = await startedTable(['Ana', 'Cal']);

@@ -50,7 +50,7 @@ export interface SocketData {
   /** Set for room-scoped credentials (a seat claimed by link): the one room this socket may ask for. */
   room?: string;
   /**
-   * Set with `room`: the link those credentials were claimed with ('' for ones made before session 43).
+   * Set with `room`: the link those credentials were claimed with ('' for ones made before session 42).
    * They hold the seat only while that link's claim is the seat's newest (the engine's heldByLink): the
    * socket's commands carry it as `via`, and a resume checks it (subscribe).
    */
@@ -492,7 +492,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         // included). Claiming as the player id, the claim kept on the seat was that player's (the
         // engine's seatClaim.by), and any other phone that was that player (their own, one holding
         // their seat in a third game) asking with the link was answered as that claim: a second phone
-        // with the seat (session 43).
+        // with the seat (session 42).
         const scoped = socket.data.room;
         const link = socket.data.link ?? '';
         const player =
