@@ -98,7 +98,12 @@ export function useAction(onlineProp?: boolean, moment?: number) {
     if (online) setError((e) => (e === common.noConnection ? null : e));
   }, [online, setError]);
 
-  /** Runs the action; resolves true when it succeeded. Server errors are shown as they are. */
+  /**
+   * Runs the action; resolves true when it succeeded and its screen is still there to close. Server
+   * errors are shown as they are. A dialog the broadcast closed before its answer came (the server
+   * broadcasts, then answers: the award's dialog closes once the pot is paid) resolves false: its
+   * `onClose` would close whatever the player opened since (the next Rebuy, closing under the thumb).
+   */
   const run = useCallback(
     async (action: () => Promise<Ack<unknown>>, fallback?: string): Promise<boolean> => {
       setPending(true);
@@ -110,7 +115,7 @@ export function useAction(onlineProp?: boolean, moment?: number) {
       } catch {
         res = { ok: false, error: fallback ?? '' };
       }
-      if (!mounted.current) return res.ok;
+      if (!mounted.current) return false;
       setPending(false);
       if (!res.ok) setShownError({ message: res.error || fallback || null, at });
       return res.ok;

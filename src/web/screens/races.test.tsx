@@ -274,3 +274,53 @@ describe('a refusal that answers a room which has moved on meanwhile is not show
     expect(screen.getByRole('button', { name: 'Start Game' })).toHaveProperty('disabled', false);
   });
 });
+
+describe('Table: a dialog closed by the broadcast before its own answer arrives', () => {
+  // The server broadcasts the new room, then answers the command. The broadcast closes the dialog
+  // (Award: the pot is paid; Rebuy: its rebuy is in the log) and the host may already have opened the
+  // next one when the answer comes: that late answer must not close the dialog opened since (found by a
+  // seven-phone night in a real browser: the rebuy for the next bust player closed under the host's thumb).
+  it('Declare Winner answered after its broadcast, with Rebuys opened meanwhile: Rebuys stays open', async () => {
+    const room = threeWayShowdown();
+    let answer: (a: Ack<unknown>) => void = () => {};
+    const send = vi.fn((_c: Command) => new Promise<Ack<unknown>>((resolve) => (answer = resolve)));
+    const view = table('ana', send);
+    const { rerender } = render(view(room, 10));
+    fireEvent.click(screen.getByRole('button', { name: 'Declare Winner' }));
+    const dialog = screen.getByRole('dialog', { name: 'Declare Winner' });
+    fireEvent.click(within(dialog).getByLabelText('Ben'));
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Award Pot' })));
+    expect(send).toHaveBeenCalledTimes(1);
+    // The broadcast: the pot is Ben's, the dialog closes.
+    rerender(view(step(room, 'ana', { type: 'declareWinners', winnerIds: ['ben'] }), 11));
+    expect(screen.queryByRole('dialog', { name: 'Declare Winner' })).toBeNull();
+    // The host opens Rebuys; then the award's answer arrives.
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuys' }));
+    expect(screen.getByRole('dialog', { name: 'Player Rebuy' })).toBeTruthy();
+    await act(async () => answer(ok));
+    expect(screen.queryByRole('dialog', { name: 'Player Rebuy' })).not.toBeNull();
+  });
+
+  it('Rebuy answered after its broadcast, with Rebuys opened again meanwhile: the new one stays open', async () => {
+    const room = threeWayShowdown();
+    const paid = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    let answer: (a: Ack<unknown>) => void = () => {};
+    const send = vi.fn((_c: Command) => new Promise<Ack<unknown>>((resolve) => (answer = resolve)));
+    const view = table('ana', send);
+    const { rerender } = render(view(paid, 10));
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuys' }));
+    const first = screen.getByRole('dialog', { name: 'Player Rebuy' });
+    fireEvent.change(within(first).getByLabelText('Player'), { target: { value: 'ben' } });
+    fireEvent.change(within(first).getByLabelText('Rebuy Amount'), { target: { value: '10' } });
+    await act(async () => fireEvent.click(within(first).getByRole('button', { name: 'Add Chips' })));
+    expect(send).toHaveBeenCalledTimes(1);
+    // The broadcast carries the rebuy: the dialog is done and closes.
+    rerender(view(step(paid, 'ana', { type: 'rebuy', playerId: 'ben', amount: 1_000 }), 11));
+    expect(screen.queryByRole('dialog', { name: 'Player Rebuy' })).toBeNull();
+    // The host opens it again for the next player; then the first rebuy's answer arrives.
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuys' }));
+    expect(screen.getByRole('dialog', { name: 'Player Rebuy' })).toBeTruthy();
+    await act(async () => answer(ok));
+    expect(screen.queryByRole('dialog', { name: 'Player Rebuy' })).not.toBeNull();
+  });
+});
