@@ -70,6 +70,26 @@ describe('Table', () => {
     );
   });
 
+  it('shows 3, 4 and 5 community cards on the flop, the turn and the river (SPEC section 2)', () => {
+    const cardsAt = (room: Room) => {
+      show(room, 'ben');
+      const out = [
+        screen.getByRole('heading', { level: 1 }).textContent,
+        screen.getByRole('img', { name: /community cards dealt$/ }).getAttribute('aria-label'),
+        document.querySelectorAll('.card-slot.dealt').length,
+      ];
+      cleanup();
+      return out;
+    };
+    const round = (room: Room) => actNow(actNow(actNow(room, 'CALL'), 'CALL'), 'CALL');
+    const flop = step(round(threeWay()), 'ana', { type: 'advanceStage' });
+    expect(cardsAt(flop)).toEqual(['Flop', '3 of 5 community cards dealt', 3]);
+    const turn = step(round(flop), 'ana', { type: 'advanceStage' });
+    expect(cardsAt(turn)).toEqual(['Turn', '4 of 5 community cards dealt', 4]);
+    const river = step(round(turn), 'ana', { type: 'advanceStage' });
+    expect(cardsAt(river)).toEqual(['River', '5 of 5 community cards dealt', 5]);
+  });
+
   it('heads-up the dealer is also the small blind: D/SB', () => {
     show(started(['Ana', 'Ben']), 'ben');
     expect(seatRow('Ana').querySelector('.badge')!.textContent).toBe('D/SBDealer and small blind');
@@ -106,6 +126,14 @@ describe('Table', () => {
     show(threeWay(), 'ben');
     expect(screen.queryByRole('region', { name: 'Your Turn' })).toBeNull();
     expect(screen.getByRole('status').textContent).toBe("Ana's Turn Waiting for their action...");
+  });
+
+  it("a turn held by nobody at the table reads the spec's fallback: 'Waiting for Player / To act'", () => {
+    // The engine always names a seated player while betting is open; a snapshot naming nobody it knows
+    // (a stored room of an older build) still says what the table waits for.
+    const room = threeWay();
+    show({ ...room, gameState: { ...room.gameState, currentTurnPlayerId: 'gone' } }, 'ben');
+    expect(document.querySelector('.waiting-line')!.textContent).toBe('Waiting for Player To act');
   });
 
   it("host: a latecomer's request shows above the seats, where the host sees it at the top of the table", async () => {
@@ -310,6 +338,46 @@ describe('Table', () => {
     expect(send).toHaveBeenCalledWith({ type: 'declareWinners', winnerIds: ['cal'] });
   });
 
+  it("'You're Chipless!' waits for the showdown with an empty pot: not while all-in, nor before the award", () => {
+    let room = threeWay();
+    room = actNow(room, 'ALL_IN'); // Ana: $0.00 behind, the hand goes on
+    show(room, 'ana');
+    expect(document.querySelector('.banner.chipless')).toBeNull();
+    cleanup();
+    room = actNow(room, 'FOLD'); // Ben
+    room = actNow(room, 'CALL'); // Cal all-in too: the showdown, its pot not yet awarded
+    expect(room.gameState.stage).toBe('SHOWDOWN');
+    show(room, 'cal');
+    expect(document.querySelector('.banner.chipless')).toBeNull();
+    cleanup();
+    room = step(room, 'ana', { type: 'declareWinners', winnerIds: ['ana'] });
+    show(room, 'cal');
+    expect(document.querySelector('.banner.chipless')!.textContent).toBe(
+      "You're Chipless!Ask the host for a rebuy to get back in.",
+    );
+  });
+
+  it('"Betting Complete" when an all-in capped the betting or the last player responded', () => {
+    // Ana (D/SB) holds $1.00: her small blind puts her all-in, Ben's big blind covers it, nobody can bet.
+    let room = started(['Ana', 'Ben'], { chips: { Ana: 100 } });
+    expect(room.gameState.autoAdvancedReason).toBe('BETTING_CAPPED_BY_ALL_IN');
+    show(room, 'ana');
+    expect(document.querySelector('.banner.showdown')!.textContent).toBe(
+      'Betting CompleteDeal the flop, the turn and the river first.Host can now declare the winner',
+    );
+    cleanup();
+    // Ben's $10.00 all-in called by Ana, who has chips left and nobody to bet against.
+    room = started(['Ana', 'Ben'], { chips: { Ben: 1_000 } });
+    room = actNow(room, 'CALL'); // Ana
+    room = actNow(room, 'ALL_IN'); // Ben
+    room = actNow(room, 'CALL'); // Ana
+    expect(room.gameState.autoAdvancedReason).toBe('LAST_PLAYER_RESPONDED');
+    show(room, 'ben');
+    expect(document.querySelector('.banner.showdown')!.textContent).toBe(
+      'Betting CompleteDeal the flop, the turn and the river first.Host can now declare the winner',
+    );
+  });
+
   it("after the award: New Hand for the host, and 'You're Chipless!' for a busted player", () => {
     let room = threeWay();
     room = actNow(room, 'ALL_IN');
@@ -359,10 +427,14 @@ describe('Table', () => {
     room = actNow(room, 'FOLD');
     rerender(<Table snapshot={snapshot(room)} me="ben" send={async () => ok} onLeave={async () => ok} />);
     expect(screen.queryByText('Ana wins!')).toBeNull();
-    act(() => vi.advanceTimersByTime(500));
+    act(() => vi.advanceTimersByTime(499));
+    expect(screen.queryByText('Ana wins!')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
     expect(screen.getByText('Ana wins!')).toBeTruthy();
     expect(screen.getByText('All other players folded.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(3_000));
+    act(() => vi.advanceTimersByTime(2_999));
+    expect(screen.getByText('Ana wins!')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(1));
     expect(screen.queryByText('Ana wins!')).toBeNull();
   });
 
