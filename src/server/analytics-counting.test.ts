@@ -183,6 +183,31 @@ for (const roomThread of [false, true]) {
         'all_time_stats/sessions/count': 1,
       });
     });
+
+    it("a game a player's leaving ends (endedBy auto) is no host's end: games_ended stays as it was", async () => {
+      const days = [dayKey(Date.now())];
+      const before = await readGameCounters(server.store, days);
+      const [host, alice] = [await phone(server), await phone(server)];
+      const created = await host.createRoom('Host', 5000);
+      if (!created.ok) throw new Error(created.error);
+      const code = created.data.room.roomCode;
+      expect((await alice.joinRoom(code, 'Alice', 5000)).ok).toBe(true);
+      expect((await host.command(code, { type: 'approve', playerId: alice.playerId })).ok).toBe(true);
+      expect((await host.command(code, { type: 'startGame' })).ok).toBe(true);
+      // Heads-up, Alice leaves mid-hand: one player is left at the table, and the game ends by itself.
+      expect((await alice.command(code, { type: 'leave' })).ok).toBe(true);
+      const ended = await host.resume(code);
+      if (!ended.ok) throw new Error(ended.error);
+      expect([ended.data.room.status, ended.data.room.gameState.endedBy]).toEqual(['ENDED', 'auto']);
+      days.push(dayKey(Date.now()));
+      await expectCounters(server.store, days, {
+        ...before,
+        games_started: (before.games_started ?? 0) + 1,
+        players_joined: (before.players_joined ?? 0) + 1,
+        hands_completed: (before.hands_completed ?? 0) + 1,
+        total_hands_dealt: (before.total_hands_dealt ?? 0) + 1,
+      });
+    });
   });
 }
 
