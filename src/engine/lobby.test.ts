@@ -235,6 +235,18 @@ describe('join', () => {
     ).toThrow(new Error('Please enter your name'));
   });
 
+  it('a name cut in the middle of an emoji keeps no half of it (a lone surrogate shows as \uFFFD)', () => {
+    // A phone's 20-character limit counts UTF-16 units: '…' + an emoji at units 20-21 arrives cut in two.
+    const cut = 'Bobbybobbybobbybobb\u{1F600}'.slice(0, 20);
+    const room = createRoom({ roomCode: 'ABCDE', hostId: 'h', hostName: cut, startingChips: 100, now: 1 });
+    expect(player(room, 'h').name).toBe('Bobbybobbybobbybobb');
+    const joined = run(room, 'g', { type: 'join', name: 'Cal\uDE00\u{1F600}', startingChips: 100 });
+    expect(player(joined, 'g').name).toBe('Cal\u{1F600}');
+    expect(() =>
+      createRoom({ roomCode: 'ABCDE', hostId: 'h', hostName: '\uD83D', startingChips: 100, now: 1 }),
+    ).toThrow(new Error('Please enter your name'));
+  });
+
   it('refuses joining an ended game', () => {
     let room = lobby([1_000, 1_000]);
     room = run(room, 'p0', { type: 'startGame' });

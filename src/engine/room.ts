@@ -49,9 +49,11 @@ function initialGameState(): GameState {
  * broke the copied results into lines could write a false "X owes Y" line), the combining grapheme
  * joiner, Khmer's invisible vowels and the blank-looking Hangul fillers and Braille blank (session 33's
  * security audit). The zero-width (non-)joiners stay: Persian and Indic names and emoji sequences need them.
+ * And half an emoji (a lone surrogate, `\p{Cs}` under the `u` flag; a whole pair is one character): a
+ * 20-character limit counting UTF-16 units cuts an emoji at the 20th in two, and every phone showed "�".
  */
 const UNSHOWN =
-  /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F/gu;
+  /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F/gu;
 
 /** Variation selectors: they pick how a character is drawn (an emoji's colour), never another name. */
 const VARIATION = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]/gu;

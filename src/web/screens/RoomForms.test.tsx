@@ -46,6 +46,15 @@ describe('Start a Game form', () => {
     expect(field('Your Name').value).toBe('A'.repeat(20));
   });
 
+  it('cuts a name over 20 characters before an emoji, not through it (no half emoji shown as \uFFFD)', () => {
+    render(<CreateRoomModal onClose={() => {}} onCreate={async () => ok} />);
+    type('Your Name', 'Bobbybobbybobbybobb\u{1F600}');
+    expect(field('Your Name').value).toBe('Bobbybobbybobbybobb');
+    // An emoji that fits whole (units 19 and 20) is kept.
+    type('Your Name', 'Bobbybobbybobbybob\u{1F600}x');
+    expect(field('Your Name').value).toBe('Bobbybobbybobbybob\u{1F600}');
+  });
+
   /** The line under Starting Chips: its hint, or what is wrong with the value as typed. */
   const chipsLine = () => document.getElementById(field('Starting Chips').getAttribute('aria-describedby')!)!;
 

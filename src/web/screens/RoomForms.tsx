@@ -19,6 +19,15 @@ import {
 import { Modal } from '../components/Modal';
 import { chipsErrors, createRoom as createTexts, joinRoom as joinTexts, notices } from '../texts';
 
+/**
+ * A name cut to NAME_MAX_LENGTH UTF-16 units (the engine's count), never through an emoji: the half of
+ * one left at the 20th unit showed as "�" (the engine now drops it too).
+ */
+const upToMax = (text: string) => {
+  const cut = text.slice(0, NAME_MAX_LENGTH);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
+
 /** A code's letters and digits, upper case: what normaliseRoomCode keeps of typing. */
 const cleanCode = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
@@ -121,7 +130,7 @@ function PlayerFields({
         autoCorrect="off"
         spellCheck={false}
         placeholder={texts.namePlaceholder}
-        onChange={(e) => setName(e.target.value.slice(0, NAME_MAX_LENGTH))}
+        onChange={(e) => setName(upToMax(e.target.value))}
       />
       <Field
         label={texts.chips}
