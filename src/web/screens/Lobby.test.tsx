@@ -104,6 +104,16 @@ describe('Lobby', () => {
     expect(screen.getByRole('alert').textContent).toBe('Need at least 2 players to start the game');
   });
 
+  it('host: players waiting for approval are listed in the order they asked (joinedAt, as the spec sorts)', () => {
+    show('ana', ['Ana', 'Eve', 'Ben', 'Cal'], ['Eve', 'Cal']);
+    const card = screen.getByRole('region', { name: 'Waiting for Approval' });
+    expect(
+      within(card)
+        .getAllByRole('button', { name: /^Approve / })
+        .map((b) => b.getAttribute('aria-label') ?? b.textContent),
+    ).toEqual(['Approve Eve', 'Approve Cal']);
+  });
+
   it('host alone: the start button is disabled and says why', () => {
     show('ana', ['Ana', 'Cal'], ['Cal']);
     const start = screen.getByRole('button', { name: 'Need at least 2 players to start' });
