@@ -474,15 +474,22 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // that other game's only).
       // A phone holding the seat by the credentials of an earlier link (the seat has moved on since) is
       // not the seat's phone either: it claims as any other phone would (the engine refuses a spent link).
-      const holder = socket.data.room === undefined || socket.data.room === roomCode;
-      let self = playerId === socket.data.playerId && holder;
+      const scoped = socket.data.room;
+      const link = socket.data.link ?? '';
+      // The room, loaded once for what reads it: whether this room's credentials still hold their seat,
+      // and whether the seat of the phone's own player is still there.
+      const view =
+        scoped === roomCode || (scoped === undefined && playerId === socket.data.playerId)
+          ? await rooms.load(roomCode, { whole: true })
+          : null;
+      // The phone is its player here: its own credentials, or this room's by the link holding the seat.
+      const heldHere =
+        scoped === undefined || (scoped === roomCode && view?.holds(socket.data.playerId, link) === true);
+      const self = playerId === socket.data.playerId && heldHere;
       if (self) {
-        const view = await rooms.load(roomCode, { whole: true });
         if (!view?.has(playerId)) return { ok: false, error: MSG.seatLinkGone };
         if (view.ended) return { ok: false, error: MSG.seatLinkEnded };
-        self = holdsHere(socket, view);
-      }
-      if (!self) {
+      } else {
         // Not `run`: that subscribes a sender who is a member, and a phone holding this player's seat
         // in another game by link is this player (its credentials are for that game only).
         // The actor: the phone's player here. A phone holding a seat in another game by link, or one
@@ -493,13 +500,7 @@ export function attachGateway(deps: GatewayDeps): () => void {
         // engine's seatClaim.by), and any other phone that was that player (their own, one holding
         // their seat in a third game) asking with the link was answered as that claim: a second phone
         // with the seat (session 42).
-        const scoped = socket.data.room;
-        const link = socket.data.link ?? '';
-        const player =
-          scoped === undefined ||
-          (scoped === roomCode &&
-            (await rooms.load(roomCode, { whole: true }))?.holds(socket.data.playerId, link));
-        const actor = player
+        const actor = heldHere
           ? socket.data.playerId
           : `seat:${createHash('sha256')
               .update(identity.seatCredentials(scoped!, socket.data.playerId, link).token)
@@ -517,9 +518,9 @@ export function attachGateway(deps: GatewayDeps): () => void {
       // Those of the link claimed: the seat's only while that claim is its newest (identity.ts).
       const credentials = !self
         ? identity.seatCredentials(roomCode, playerId, linkId)
-        : socket.data.room === undefined
+        : scoped === undefined
           ? identity.credentialsFor(playerId)
-          : identity.seatCredentials(roomCode, playerId, socket.data.link ?? '');
+          : identity.seatCredentials(roomCode, playerId, link);
       return { ok: true, data: { roomCode, credentials } };
     },
   );
